@@ -1,0 +1,2 @@
+# Guest-side benchmarks (static binaries); owned by the microbenchmarks work.
+guest:

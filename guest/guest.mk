@@ -1,0 +1,1 @@
+# Guest-side init support (static binaries).

@@ -1,0 +1,157 @@
+#!/bin/bash
+# Build the lab's guest kernel from Debian's linux-source package plus the
+# patch series in kernel/series, cached under a key of everything that goes
+# into it.  Prints the path of the cached kernel directory on stdout; progress
+# goes to stderr.  A second run with unchanged inputs does no kernel work.
+#
+# usage: kernel/build.sh [--flavor patched|upstream|6.1] [--key] [-q]
+#   --flavor patched   linux-source-6.12 + kernel/series (default)
+#   --flavor upstream  the same tree with no patches (baseline)
+#   --flavor 6.1       linux-source-6.1, series not applied (older LTS)
+#   --key              print the cache key and exit
+# env: TIERLAB_CACHE (default /var/cache/tierlab), JOBS (default nproc)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+flavor=patched quiet=0 want_key=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--flavor) flavor=${2:?--flavor needs a value}; shift 2 ;;
+	--key) want_key=1; shift ;;
+	-q) quiet=1; shift ;;
+	-h|--help) sed -n '2,/^set -e/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+	*) echo "kernel/build.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+
+case $flavor in
+patched|upstream) srcpkg=linux-source-6.12 ;;
+6.1) srcpkg=linux-source-6.1 ;;
+*) echo "kernel/build.sh: --flavor: unknown kernel '$flavor' (patched, upstream, 6.1)" >&2; exit 2 ;;
+esac
+tarball=/usr/src/$srcpkg.tar.xz
+[ -r "$tarball" ] || { echo "kernel/build.sh: $tarball: missing; install it: apt-get install -y $srcpkg" >&2; exit 1; }
+
+cache=${TIERLAB_CACHE:-/var/cache/tierlab}
+jobs=${JOBS:-$(nproc)}
+start=$SECONDS
+say() { [ "$quiet" = 1 ] || printf '[%4ds] kernel: %s\n' $((SECONDS - start)) "$*" >&2; }
+
+# The series: one patch file of kernel/patches per line; '#' starts a comment.
+patches=()
+if [ "$flavor" = patched ]; then
+	lineno=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		line=${line%%#*}
+		line=$(echo "$line" | tr -d '[:space:]')
+		[ -n "$line" ] || continue
+		[ -r "$here/patches/$line" ] || { echo "kernel/series:$lineno: patches/$line: no such patch" >&2; exit 1; }
+		patches+=("$here/patches/$line")
+	done < "$here/series"
+fi
+
+srcver=$(dpkg-query -W -f='${Version}' "$srcpkg" 2>/dev/null || stat -c %s-%Y "$tarball")
+if [ "$flavor" = patched ]; then
+	series_hash=$( { cat "$here/series"; for p in "${patches[@]+"${patches[@]}"}"; do cat "$p"; done; } | sha256sum | cut -c1-8)
+	localversion=-tierlab-$series_hash
+else
+	series_hash=none
+	localversion=-tierlab-$flavor
+fi
+key=$( { echo "$flavor $srcpkg $srcver"; echo "$localversion"; cat "$here/lab.config" "$0";
+	 for p in "${patches[@]+"${patches[@]}"}"; do cat "$p"; done; gcc --version | head -1; } |
+	sha256sum | cut -c1-16)
+if [ "$want_key" = 1 ]; then echo "$key"; exit 0; fi
+
+out=$cache/kernels/$flavor-$key
+if [ -f "$out/bzImage" ]; then
+	say "cached $out"
+	echo "$out"
+	exit 0
+fi
+
+mkdir -p "$cache/build"
+work=$cache/build/$flavor
+exec 9>"$cache/build/$flavor.lock"
+flock 9
+# Another run may have built it while we waited for the lock.
+if [ -f "$out/bzImage" ]; then echo "$out"; exit 0; fi
+
+src=$work/src obj=$work/obj
+if [ ! -f "$src/.tierlab-pristine" ] || [ "$(cat "$src/.tierlab-pristine")" != "$srcver" ]; then
+	say "unpacking $tarball (once per source version)"
+	rm -rf "$work"
+	mkdir -p "$work/unpack"
+	tar -C "$work/unpack" -xf "$tarball"
+	mv "$work/unpack"/linux-source-* "$src"
+	rmdir "$work/unpack"
+	# Debian's tarball carries a .gitignore that ignores everything at
+	# the top level, hence add -f and clean -x below.
+	# A git index of the pristine tree lets every later build restore it in
+	# seconds, touching only files an earlier series changed, so make
+	# rebuilds only what the new series affects.
+	git -C "$src" init -q
+	git -C "$src" add -A -f
+	git -C "$src" -c user.name=tierlab -c user.email=tierlab@localhost \
+		commit -q -m pristine --no-gpg-sign
+	echo "$srcver" > "$src/.tierlab-pristine"
+	echo .tierlab-pristine >> "$src/.git/info/exclude"
+fi
+
+say "restoring pristine tree"
+git -C "$src" reset -q --hard HEAD
+git -C "$src" clean -q -fdx -e .tierlab-pristine
+for p in "${patches[@]+"${patches[@]}"}"; do
+	say "applying $(basename "$p")"
+	if ! git -C "$src" apply --whitespace=nowarn "$p" 2>"$work/apply.err"; then
+		echo "kernel/build.sh: kernel/patches/$(basename "$p"): does not apply to $srcpkg $srcver:" >&2
+		sed 's/^/  /' "$work/apply.err" >&2
+		exit 1
+	fi
+done
+
+say "configuring (tinyconfig + kernel/lab.config + olddefconfig)"
+mkdir -p "$obj"
+log=$work/build.log
+: > "$log"
+kmake() { make -C "$src" O="$obj" LOCALVERSION= "$@" >>"$log" 2>&1; }
+kmake tinyconfig
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$here/lab.config" >>"$log" 2>&1
+"$src/scripts/config" --file "$obj/.config" --set-str LOCALVERSION "$localversion"
+kmake olddefconfig
+# Every line of the fragment must have survived olddefconfig.
+lost=0
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*) opt=${line%%=*} ;;
+	"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *} ;;
+	*) continue ;;
+	esac
+	got=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || true)
+	if [ "$line" != "$got" ] && ! { [ -z "$got" ] && [ "${line#\# }" != "$line" ]; }; then
+		echo "kernel/lab.config: $opt: wanted '$line', olddefconfig gave '${got:-unset}' (a dependency is missing)" >&2
+		lost=1
+	fi
+done < "$here/lab.config"
+[ "$lost" = 0 ] || exit 1
+
+say "building bzImage with -j$jobs (log: $log)"
+if ! kmake -j"$jobs" bzImage; then
+	echo "kernel/build.sh: kernel build failed; last lines of $log:" >&2
+	tail -n 30 "$log" >&2
+	exit 1
+fi
+
+release=$(cat "$obj/include/config/kernel.release")
+mkdir -p "$out.tmp"
+cp "$obj/arch/x86/boot/bzImage" "$out.tmp/bzImage"
+cp "$obj/.config" "$out.tmp/config"
+cp "$log" "$out.tmp/build.log"
+printf '%s\n' "$release" > "$out.tmp/release"
+printf 'flavor=%s\nsource=%s %s\nseries_hash=%s\nkey=%s\n' \
+	"$flavor" "$srcpkg" "$srcver" "$series_hash" "$key" > "$out.tmp/info"
+rm -rf "$out"
+mv "$out.tmp" "$out"
+say "built $release in $((SECONDS - start))s"
+echo "$out"

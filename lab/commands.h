@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The labtool subcommands: one X-macro list makes the dispatch table and the
+ * usage text, so they never drift apart.  X(name, args, help); each command
+ * is `int cmd_<name>(int argc, char **argv)` in its own file, with argv[0]
+ * being the command name.
+ */
+#ifndef TIERLAB_COMMANDS_H
+#define TIERLAB_COMMANDS_H
+
+#define LABTOOL_COMMANDS(X)                                                    \
+	X(validate, "TOPOLOGY.yaml", "check a topology file; exit 65 if invalid") \
+	X(qemu_args, "TOPOLOGY.yaml", "print QEMU machine/NUMA/HMAT args, one per line") \
+	X(nodes, "TOPOLOGY.yaml KIND|LIST", "print the node ids of a kind (pmem, hbm, ...)") \
+	X(describe, "TOPOLOGY.yaml", "print the machine model as key=value lines") \
+	X(expect, "TOPOLOGY.yaml", "print the guest view the file promises (CSV)") \
+	X(check_guest, "TOPOLOGY.yaml GUEST.csv", "compare the guest's view with the file") \
+	X(plan, "TOPOLOGY.yaml [options]", "write the guest plan for one boot") \
+	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into summary rows")
+
+#define X(name, args, help) int cmd_##name(int argc, char **argv);
+LABTOOL_COMMANDS(X)
+#undef X
+
+/* Exit codes shared by all commands (sysexits.h values). */
+#define EXIT_USAGE 64    /* bad command line */
+#define EXIT_INVALID 65  /* input file is invalid */
+#define EXIT_NOINPUT 66  /* input file missing or unreadable */
+#define EXIT_SOFTWARE 70 /* internal error */
+#define EXIT_IOERR 74    /* cannot write output */
+
+#endif
