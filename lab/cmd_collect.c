@@ -1,10 +1,461 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status S]
+ *
+ * Turns one boot's raw files (raw/channel-BOOT.log, raw/console-BOOT.log)
+ * into rows of RUN-DIR/summary.csv, RUN-DIR/guest-topology.csv and the
+ * boot's files under RUN-DIR/boots/.  Rows of an earlier collect of the same
+ * boot are replaced, so collecting twice gives the same files.  The framing
+ * is checked line by line: the first bad line ends parsing and marks the
+ * boot corrupt; a missing END marks it truncated; a panic on the console or
+ * a host-side timeout (--qemu-status timeout) wins over both.  Rows read
+ * before the fault are kept, marked with the boot's status.
+ *
+ * Exit: 0 all well; 1 the boot ran but a step or check failed; 3 the boot
+ * itself failed (panic, timeout, truncated, corrupt); 64/66/74 usage/input/IO.
+ */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "channel.h"
 #include "commands.h"
+#include "textfile.h"
+
+struct collect {
+	const char *run, *boot, *topology, *run_id;
+	struct strbuf rows;     /* new summary rows */
+	struct strbuf topo;     /* guest-topology rows */
+	struct strbuf tap, hist, out;
+	unsigned long nrows, tap_ok, tap_fail, tap_skip, steps_ok, steps_failed;
+	const char *status;     /* ok, panic, timeout, corrupt, truncated */
+	char *reason;
+	int exec_rc;
+};
+
+static const char *const topo_columns[] = {
+	"node", "cpus", "mem_mib", "read_latency_ns", "write_latency_ns",
+	"read_bandwidth_mbps", "write_bandwidth_mbps", "tier", "distances",
+	"cache_size",
+};
+#define NTOPO (sizeof(topo_columns) / sizeof(topo_columns[0]))
+
+static void set_reason(struct collect *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->reason)
+		return; /* the first fault is the one to report */
+	va_start(ap, fmt);
+	if (vasprintf(&c->reason, fmt, ap) < 0)
+		c->reason = NULL;
+	va_end(ap);
+}
+
+/* Value of key in "k=v k=v" (copied into buf); NULL if absent. */
+static const char *kv_get(const char *payload, const char *key, char *buf,
+			  size_t size)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = payload; p && *p; p = strchr(p, ' ')) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			size_t vl = strcspn(p + kl + 1, " ");
+
+			if (vl >= size)
+				vl = size - 1;
+			memcpy(buf, p + kl + 1, vl);
+			buf[vl] = '\0';
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static void take_row(struct collect *c, const char *payload, const char *where)
+{
+	char *copy = strdup(payload);
+	struct row r;
+	const char *err;
+
+	if (!copy)
+		return;
+	err = row_parse(copy, &r);
+	if (err) {
+		fprintf(stderr, "%s: ROW: %s\n", where, err);
+		c->steps_failed++;
+		free(copy);
+		return;
+	}
+	sb_printf(&c->rows, "%s", c->topology);
+	for (int i = 0; i < ROW_FIELDS; i++)
+		sb_printf(&c->rows, ",%s", r.field[i]);
+	sb_printf(&c->rows, ",%s,%s\n", c->run_id, c->boot);
+	c->nrows++;
+	free(copy);
+}
+
+static void take_topo(struct collect *c, const char *payload)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < NTOPO; i++) {
+		const char *v = kv_get(payload, topo_columns[i], buf, sizeof(buf));
+
+		if (v && strpbrk(v, ",\""))
+			v = "?";
+		sb_printf(&c->topo, "%s%s", i ? "," : "", v ? v : "-");
+	}
+	sb_printf(&c->topo, "\n");
+}
+
+static void take_tap(struct collect *c, const char *tap)
+{
+	sb_printf(&c->tap, "%s\n", tap);
+	if (!strncmp(tap, "ok ", 3)) {
+		if (strstr(tap, "# SKIP"))
+			c->tap_skip++;
+		else
+			c->tap_ok++;
+	} else if (!strncmp(tap, "not ok ", 7)) {
+		c->tap_fail++;
+	}
+}
+
+static void take_step(struct collect *c, const char *payload)
+{
+	char status[32], name[128], rc[16];
+
+	if (!kv_get(payload, "status", status, sizeof(status)))
+		return;
+	if (!strcmp(status, "ok")) {
+		c->steps_ok++;
+	} else {
+		c->steps_failed++;
+		set_reason(c, "step %s: %s",
+			   kv_get(payload, "name", name, sizeof(name)) ?: "?",
+			   status);
+	}
+	if (kv_get(payload, "name", name, sizeof(name)) && !strcmp(name, "exec") &&
+	    kv_get(payload, "rc", rc, sizeof(rc)))
+		c->exec_rc = !strcmp(status, "timeout") ? 124 :
+			     !strcmp(status, "signal") ? 128 + atoi(rc) : atoi(rc);
+}
+
+static void read_channel(struct collect *c, const char *path)
+{
+	struct textfile tf;
+	char *line;
+	unsigned long seq = 1, lineno = 0;
+	int begun = 0, ended = 0;
+
+	if (textfile_open(&tf, path) < 0) {
+		c->status = "truncated";
+		set_reason(c, "%s: %s", path, strerror(errno));
+		return;
+	}
+	while ((line = textfile_next(&tf))) {
+		struct frame f;
+		char where[64];
+		enum frame_result res;
+
+		lineno++;
+		snprintf(where, sizeof(where), "channel-%s.log:%lu", c->boot, lineno);
+		if (ended) {
+			c->status = "corrupt";
+			set_reason(c, "%s: data after END", where);
+			break;
+		}
+		res = frame_parse(line, seq, &f);
+		if (res == FRAME_BEGIN) {
+			if (begun) {
+				/* a second BEGIN: the guest restarted labrun */
+				c->status = "corrupt";
+				set_reason(c, "%s: second BEGIN", where);
+				break;
+			}
+			begun = 1;
+			continue;
+		}
+		if (!begun) {
+			c->status = "corrupt";
+			set_reason(c, "%s: data before BEGIN", where);
+			break;
+		}
+		if (res == FRAME_END) {
+			if (f.end_count != seq - 1) {
+				c->status = "corrupt";
+				set_reason(c, "%s: END says %lu lines, channel has %lu",
+					   where, f.end_count, seq - 1);
+				break;
+			}
+			ended = 1;
+			continue;
+		}
+		if (res != FRAME_OK) {
+			/* A last line without its newline is a cut, not damage. */
+			c->status = !tf.had_newline ? "truncated" : "corrupt";
+			set_reason(c, "%s: %s", where,
+				   res == FRAME_BAD_SEQ ? "sequence gap" :
+				   res == FRAME_BAD_CRC ? "checksum mismatch" :
+				   "not a frame");
+			break;
+		}
+		seq++;
+		if (!strncmp(f.payload, "ROW ", 4))
+			take_row(c, f.payload + 4, where);
+		else if (!strncmp(f.payload, "TOPO ", 5))
+			take_topo(c, f.payload + 5);
+		else if (!strncmp(f.payload, "TAP ", 4))
+			take_tap(c, f.payload + 4);
+		else if (!strncmp(f.payload, "HIST ", 5))
+			sb_printf(&c->hist, "%s\n", f.payload + 5);
+		else if (!strncmp(f.payload, "STEP ", 5))
+			take_step(c, f.payload + 5);
+		else if (!strncmp(f.payload, "OUT ", 4))
+			sb_printf(&c->out, "%s\n", f.payload + 4);
+	}
+	textfile_close(&tf);
+	if (!begun && !strcmp(c->status, "ok")) {
+		c->status = "truncated";
+		set_reason(c, "channel-%s.log: no BEGIN line (the guest never ran its plan)",
+			   c->boot);
+	} else if (!ended && !strcmp(c->status, "ok")) {
+		c->status = "truncated";
+		set_reason(c, "channel-%s.log: no END line after %lu lines",
+			   c->boot, seq - 1);
+	}
+}
+
+/* Looks for the kernel's own words for a dead guest. */
+static void read_console(struct collect *c, const char *path, const char *excerpt_path)
+{
+	static const char *const fatal[] = {
+		"Kernel panic - not syncing", "BUG: soft lockup",
+		"blocked for more than", "Oops:", "general protection fault",
+		"BUG: kernel NULL pointer",
+	};
+	struct textfile tf;
+	char *line, *ring[16] = { 0 };
+	unsigned long n = 0, after = 0;
+	struct strbuf ex = { 0 };
+	int found = 0;
+
+	if (textfile_open(&tf, path) < 0)
+		return;
+	while ((line = textfile_next(&tf))) {
+		if (!found) {
+			for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+				if (strstr(line, fatal[i]))
+					found = 1;
+			if (found) {
+				set_reason(c, "guest kernel panic: %s",
+					   line + strspn(line, " []0123456789."));
+				for (unsigned long k = n > 16 ? n - 16 : 0; k < n; k++)
+					sb_printf(&ex, "%s\n", ring[k % 16]);
+			} else {
+				free(ring[n % 16]);
+				ring[n % 16] = strdup(line);
+				n++;
+				continue;
+			}
+		}
+		sb_printf(&ex, "%s\n", line);
+		if (++after >= 40)
+			break;
+	}
+	textfile_close(&tf);
+	for (int i = 0; i < 16; i++)
+		free(ring[i]);
+	if (found) {
+		c->status = "panic";
+		write_file_atomic(excerpt_path, ex.data ? ex.data : "", ex.len);
+	}
+	free(ex.data);
+}
+
+/* Rewrites summary.csv with this boot's rows replacing any earlier ones. */
+static int update_summary(struct collect *c, const char *path)
+{
+	static const char header[] =
+		"topology,bench,policy,nodes,pagesize,scenario,metric,value,unit,run_id,boot_id,boot_status\n";
+	struct strbuf out = { 0 };
+	struct textfile tf;
+	char *line;
+	int rc;
+
+	sb_printf(&out, "%s", header);
+	if (textfile_open(&tf, path) == 0) {
+		int first = 1;
+
+		while ((line = textfile_next(&tf))) {
+			char *comma = line;
+			int k;
+
+			if (first) {
+				first = 0;
+				continue;
+			}
+			/* boot_id is the 11th column */
+			for (k = 0; k < 10 && comma; k++)
+				comma = strchr(comma + 1, ',');
+			if (comma && !strncmp(comma + 1, c->boot, strlen(c->boot)) &&
+			    comma[1 + strlen(c->boot)] == ',')
+				continue;
+			sb_printf(&out, "%s\n", line);
+		}
+		textfile_close(&tf);
+	}
+	/* The boot's status is known only now: it ends each new row. */
+	for (char *p = c->rows.data, *nl; p && (nl = strchr(p, '\n')); p = nl + 1)
+		sb_printf(&out, "%.*s,%s\n", (int)(nl - p), p, c->status);
+	rc = write_file_atomic(path, out.data, out.len);
+	free(out.data);
+	return rc;
+}
 
 int cmd_collect(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "labtool %s: not implemented yet\n", argv[0]);
-	return EXIT_SOFTWARE;
+	struct collect c = { .topology = "-", .status = "ok", .exec_rc = -1 };
+	const char *qemu_status = "ok";
+	char *path = NULL;
+	int rc = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--topology") && i + 1 < argc)
+			c.topology = argv[++i];
+		else if (!strcmp(argv[i], "--qemu-status") && i + 1 < argc)
+			qemu_status = argv[++i];
+		else if (argv[i][0] == '-') {
+			fprintf(stderr, "labtool collect: unknown option '%s'\n", argv[i]);
+			return EXIT_USAGE;
+		} else if (!c.run)
+			c.run = argv[i];
+		else if (!c.boot)
+			c.boot = argv[i];
+		else {
+			fprintf(stderr, "labtool collect: too many arguments\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (!c.run || !c.boot) {
+		fprintf(stderr, "usage: labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status ok|timeout|idle|error]\n");
+		return EXIT_USAGE;
+	}
+	if (strpbrk(c.boot, "/,. ") || strpbrk(c.topology, ",/ ")) {
+		fprintf(stderr, "labtool collect: boot id and topology name must not contain '/', ',', '.' or spaces\n");
+		return EXIT_USAGE;
+	}
+	c.run_id = strrchr(c.run, '/') ? strrchr(c.run, '/') + 1 : c.run;
+	if (!*c.run_id) {
+		fprintf(stderr, "labtool collect: RUN-DIR must not end in '/'\n");
+		return EXIT_USAGE;
+	}
+
+	xasprintf(&path, "%s/boots", c.run);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "labtool collect: %s: %s\n", path, strerror(errno));
+		return EXIT_IOERR;
+	}
+	free(path);
+
+	xasprintf(&path, "%s/raw/channel-%s.log", c.run, c.boot);
+	read_channel(&c, path);
+	free(path);
+	if (strcmp(qemu_status, "ok")) {
+		c.status = "timeout";
+		free(c.reason);
+		c.reason = NULL;
+		set_reason(&c, "%s", !strcmp(qemu_status, "idle") ?
+			   "guest silent for longer than the idle limit; QEMU killed" :
+			   !strcmp(qemu_status, "timeout") ?
+			   "boot exceeded its wall-clock limit; QEMU killed" :
+			   "QEMU failed");
+	}
+	{
+		/* A dead kernel explains everything after it: its words win. */
+		struct collect k = { .status = "ok" };
+		char *con, *ex;
+
+		xasprintf(&con, "%s/raw/console-%s.log", c.run, c.boot);
+		xasprintf(&ex, "%s/boots/%s.panic.txt", c.run, c.boot);
+		read_console(&k, con, ex);
+		if (!strcmp(k.status, "panic")) {
+			c.status = "panic";
+			free(c.reason);
+			c.reason = k.reason;
+		} else {
+			free(k.reason);
+		}
+		free(con);
+		free(ex);
+	}
+
+	xasprintf(&path, "%s/summary.csv", c.run);
+	if (update_summary(&c, path) < 0)
+		rc = EXIT_IOERR;
+	free(path);
+
+	if (c.topo.len) {
+		struct strbuf t = { 0 };
+
+		for (size_t i = 0; i < NTOPO; i++)
+			sb_printf(&t, "%s%s", i ? "," : "", topo_columns[i]);
+		sb_printf(&t, "\n%s", c.topo.data);
+		xasprintf(&path, "%s/guest-topology.csv", c.run);
+		if (write_file_atomic(path, t.data, t.len) < 0)
+			rc = EXIT_IOERR;
+		free(path);
+		free(t.data);
+	}
+	if (c.tap.len) {
+		xasprintf(&path, "%s/boots/%s.tap", c.run, c.boot);
+		if (write_file_atomic(path, c.tap.data, c.tap.len) < 0)
+			rc = EXIT_IOERR;
+		free(path);
+	}
+	if (c.hist.len) {
+		xasprintf(&path, "%s/boots/%s.hist", c.run, c.boot);
+		if (write_file_atomic(path, c.hist.data, c.hist.len) < 0)
+			rc = EXIT_IOERR;
+		free(path);
+	}
+	{
+		struct strbuf s = { 0 };
+
+		xasprintf(&path, "%s/boots/%s.out", c.run, c.boot);
+		if (write_file_atomic(path, c.out.data ? c.out.data : "", c.out.len) < 0)
+			rc = EXIT_IOERR;
+		free(path);
+		sb_printf(&s, "status=%s\nrows=%lu\ntap_ok=%lu\ntap_not_ok=%lu\ntap_skip=%lu\n"
+			  "steps_ok=%lu\nsteps_failed=%lu\nexec_rc=%d\nreason=%s\n",
+			  c.status, c.nrows, c.tap_ok, c.tap_fail, c.tap_skip,
+			  c.steps_ok, c.steps_failed, c.exec_rc,
+			  c.reason ? c.reason : "");
+		/* written last: its presence means the boot was collected */
+		xasprintf(&path, "%s/boots/%s.status", c.run, c.boot);
+		if (write_file_atomic(path, s.data, s.len) < 0)
+			rc = EXIT_IOERR;
+		free(path);
+		free(s.data);
+	}
+
+	printf("boot %s: %s: %lu rows, checks %lu ok / %lu not ok / %lu skipped, steps %lu ok / %lu failed%s%s\n",
+	       c.boot, c.status, c.nrows, c.tap_ok, c.tap_fail, c.tap_skip,
+	       c.steps_ok, c.steps_failed, c.reason ? "; " : "",
+	       c.reason ? c.reason : "");
+	if (!rc)
+		rc = strcmp(c.status, "ok") ? 3 : (c.tap_fail || c.steps_failed) ? 1 : 0;
+	free(c.rows.data);
+	free(c.topo.data);
+	free(c.tap.data);
+	free(c.hist.data);
+	free(c.out.data);
+	free(c.reason);
+	return rc;
 }

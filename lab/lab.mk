@@ -1,5 +1,5 @@
 # Host-side C: labtool and its unit tests.
-LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c))
+LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # Other directories add C sources that the unit tests must also link.

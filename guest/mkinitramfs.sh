@@ -1,0 +1,35 @@
+#!/bin/bash
+# Build the guest's base initramfs (an uncompressed newc cpio: the kernel
+# unpacks it faster than a compressed one and QEMU loads it by memcpy).
+#
+#   guest/mkinitramfs.sh OUT.cpio GUEST-BIN-DIR [EXTRA-PROGRAM...]
+#
+# Holds busybox-static, /init, every executable of GUEST-BIN-DIR in /bin,
+# and each EXTRA-PROGRAM (fio, stress-ng, numastat ...) with exactly the
+# shared libraries its ELF headers resolve to (ldd), at the same paths.
+set -euo pipefail
+out=$1 bindir=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+stage=$(mktemp -d "${TMPDIR:-/tmp}/tierlab-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage"/{bin,sbin,proc,sys,dev,tmp,lab,etc,root}
+cp /bin/busybox "$stage/bin/busybox"
+cp "$here/init" "$stage/init"
+for f in "$bindir"/*; do
+	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$stage/bin/"
+done
+for prog in "$@"; do
+	path=$(command -v "$prog") || { echo "mkinitramfs: $prog: not installed" >&2; exit 1; }
+	cp -L "$path" "$stage/bin/"
+	# Copy the resolved libraries and the dynamic loader, keeping paths.
+	ldd "$path" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+		[ -e "$lib" ] || continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+done
+echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+(cd "$stage" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet --reproducible) > "$out.tmp"
+mv "$out.tmp" "$out"
