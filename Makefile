@@ -7,6 +7,8 @@
 # A recipe that fails must not leave a half-written target that a later make
 # would take as up to date.
 .DELETE_ON_ERROR:
+# GUEST_BINS grows in every included .mk; prerequisites read it late.
+.SECONDEXPANSION:
 
 TIERLAB_CACHE ?= /var/cache/tierlab
 export TIERLAB_CACHE

@@ -1,9 +1,21 @@
-# Guest-side init support (static binaries).  Everything in build/guest/ goes
-# into the initramfs's /bin.
+# Guest-side static binaries.  Each .mk adds its binaries to GUEST_BINS;
+# every one of them goes into the initramfs's /bin.
 GUEST_FRAME := guest/frame.c
+GUEST_BINS += $(B)/guest/labrun
 
 $(B)/guest/labrun: guest/labrun.c $(GUEST_FRAME) guest/frame.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ guest/labrun.c $(GUEST_FRAME) $(GUEST_LIBS)
 
-guest: $(B)/guest/labrun
+# Programs from Debian that go into the initramfs with the shared libraries
+# they resolve to.
+GUEST_PROGRAMS := fio stress-ng numactl numastat
+
+# The base initramfs.  Per-boot files (the plan, --add files) go into a
+# second cpio that run-lab.sh appends to a copy of it.
+$(B)/initramfs.cpio: $$(GUEST_BINS) guest/init guest/mkinitramfs.sh
+	guest/mkinitramfs.sh $@ $(B)/guest $(GUEST_PROGRAMS)
+
+guest: $$(GUEST_BINS)
+initramfs: $(B)/initramfs.cpio
+.PHONY: initramfs

@@ -136,6 +136,7 @@ static int run_step(const char *name, int timeout, char **argv)
 		return -1;
 	}
 	fprintf(stderr, "tierlab: step %s (timeout %ds)\n", name, timeout);
+	emitf("STEP name=%s status=started timeout=%d", name, timeout);
 	pid = fork();
 	if (pid < 0) {
 		emitf("STEP name=%s status=fail rc=-1 secs=0 error=fork", name);

@@ -131,7 +131,8 @@ static void take_step(struct collect *c, const char *payload)
 {
 	char status[32], name[128], rc[16];
 
-	if (!kv_get(payload, "status", status, sizeof(status)))
+	if (!kv_get(payload, "status", status, sizeof(status)) ||
+	    !strcmp(status, "started"))
 		return;
 	if (!strcmp(status, "ok")) {
 		c->steps_ok++;

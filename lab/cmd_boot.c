@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * labtool boot --console FILE --channel FILE [--idle S] [--wall S] -- QEMU ARGS...
+ *
+ * Runs QEMU as a watched child: a boot whose console and channel both stay
+ * silent for --idle seconds, or that outlives --wall seconds, is killed.
+ * SIGINT/SIGTERM kill QEMU before labtool exits, so no QEMU outlives the lab.
+ * Prints "qemu_status=ok|fail|idle|timeout|interrupted secs=.. init_secs=.."
+ * on stdout, init_secs being when the guest's /init announced itself.
+ *
+ * Exit: 0 QEMU exited 0; 1 QEMU failed; 124 wall limit; 125 idle limit;
+ * 130 interrupted; 64 usage.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Has the console shown the /init marker yet?  Scans only new bytes. */
+static int saw_init(const char *console, long long *scanned)
+{
+	static const char marker[] = "tierlab: /init reached";
+	FILE *f = fopen(console, "r");
+	char buf[4096];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	/* overlap by the marker's length so a marker split across reads is seen */
+	long long from = *scanned > (long long)sizeof(marker) ?
+			 *scanned - (long long)sizeof(marker) : 0;
+
+	if (fseeko(f, from, SEEK_SET) == 0) {
+		size_t n;
+
+		while (!found && (n = fread(buf, 1, sizeof(buf) - 1, f)) > 0) {
+			buf[n] = '\0';
+			found = memmem(buf, n, marker, sizeof(marker) - 1) != NULL;
+			from += (long long)n;
+		}
+	}
+	*scanned = from;
+	fclose(f);
+	return found;
+}
+
+int cmd_boot(int argc, char **argv)
+{
+	const char *console = NULL, *channel = NULL, *status = "ok";
+	double idle = 120, wall = 1800, start, last_activity, init_secs = -1;
+	long long last_size = -2, scanned = 0;
+	int i, wstatus = 0, rc;
+	pid_t pid;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (i + 1 >= argc)
+			goto usage;
+		if (!strcmp(argv[i], "--console"))
+			console = argv[++i];
+		else if (!strcmp(argv[i], "--channel"))
+			channel = argv[++i];
+		else if (!strcmp(argv[i], "--idle"))
+			idle = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--wall"))
+			wall = atof(argv[++i]);
+		else
+			goto usage;
+	}
+	if (!console || !channel || i + 1 >= argc || idle <= 0 || wall <= 0)
+		goto usage;
+
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	start = last_activity = now();
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "labtool boot: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		execvp(argv[i + 1], argv + i + 1);
+		fprintf(stderr, "labtool boot: %s: %s\n", argv[i + 1], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+
+	for (;;) {
+		pid_t w = waitpid(pid, &wstatus, WNOHANG);
+		long long size;
+
+		if (w == pid)
+			break;
+		if (interrupted) {
+			status = "interrupted";
+			break;
+		}
+		size = file_size(console) + file_size(channel);
+		if (size != last_size) {
+			last_size = size;
+			last_activity = now();
+			if (init_secs < 0 && saw_init(console, &scanned))
+				init_secs = now() - start;
+		}
+		if (now() - start > wall) {
+			status = "timeout";
+			break;
+		}
+		if (now() - last_activity > idle) {
+			status = "idle";
+			break;
+		}
+		usleep(50000);
+	}
+	if (strcmp(status, "ok")) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &wstatus, 0);
+		rc = !strcmp(status, "timeout") ? 124 : !strcmp(status, "idle") ? 125 : 130;
+	} else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+		rc = 0;
+	} else {
+		status = "fail";
+		rc = 1;
+	}
+	printf("qemu_status=%s secs=%.3f init_secs=%.3f\n", status, now() - start,
+	       init_secs);
+	fflush(stdout);
+	return rc;
+
+usage:
+	fprintf(stderr, "usage: labtool boot --console FILE --channel FILE [--idle S] [--wall S] -- QEMU ARGS...\n");
+	return EXIT_USAGE;
+}

@@ -1,0 +1,280 @@
+#!/bin/bash
+# tierlab: boot the lab's kernel on an emulated tiered-memory machine, run the
+# benchmarks in the guest, and leave the figures and a report in results/.
+#
+# usage: ./run-lab.sh [options] [TOPOLOGY.yaml...]
+#        ./run-lab.sh compare RUN-DIR RUN-DIR...
+#
+# With no topology, runs topologies/dram-pmem.yaml.
+#
+# options:
+#   --profile quick|default|full   benchmark size (default: default)
+#   --benches LIST        comma-separated benchmarks (tierbench --list); 'none' for none
+#   --workloads LIST      comma-separated workloads of workloads/; 'none' (default) for none
+#   --exec CMD            run CMD in the guest (via sh -c) instead of the benchmarks;
+#                         its output and exit status become run-lab's
+#   --add PATH            copy PATH into the guest's /bin (repeatable)
+#   --kernel K            patched (default), upstream (no series) or 6.1
+#   --accel auto|tcg|kvm  accelerator (auto: KVM only if a short probe boot works)
+#   --boots N             boots per topology (repetitions; default 1)
+#   --idle-timeout S      kill a boot silent for S seconds (default 300)
+#   --boot-timeout S      kill a boot running longer than S seconds (default 3600)
+#   --results DIR         where run directories go (default: results)
+#   --print-qemu          print the QEMU command line for each topology and exit
+#   -q                    no progress lines
+#   -h, --help            this text
+#
+# exit: 0 all well; 1 a check or step failed; 2 bad usage; 3 a boot failed
+# (panic, hang, truncated results); 65 invalid topology; 66 missing file.
+set -euo pipefail
+
+lab=$(cd "$(dirname "$0")" && pwd)
+start=$SECONDS
+quiet=0 profile=default benches=default workloads=none exec_cmd= kernel=patched
+accel=auto boots=1 idle_timeout=300 boot_timeout=3600 results=results print_qemu=0
+adds=() topologies=()
+
+die() { echo "run-lab: $*" >&2; exit "${rc:-2}"; }
+say() { [ "$quiet" = 1 ] || printf '[%4ds] %s\n' $((SECONDS - start)) "$*" >&2; }
+usage() { sed -n '2,/^set -e/{/^#/s/^# \{0,1\}//p}' "$0"; }
+
+need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
+is_count() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
+
+if [ "${1:-}" = compare ]; then
+	shift
+	make -s -C "$lab" host >/dev/null
+	exec "$lab/build/host/labtool" compare "$@"
+fi
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--profile) need_value "$@"; profile=$2; shift ;;
+	--benches) need_value "$@"; benches=$2; shift ;;
+	--workloads) need_value "$@"; workloads=$2; shift ;;
+	--exec) need_value "$@"; exec_cmd=$2; shift ;;
+	--add) need_value "$@"; adds+=("$2"); shift ;;
+	--kernel) need_value "$@"; kernel=$2; shift ;;
+	--accel) need_value "$@"; accel=$2; shift ;;
+	--boots) need_value "$@"; boots=$2; shift ;;
+	--idle-timeout) need_value "$@"; idle_timeout=$2; shift ;;
+	--boot-timeout) need_value "$@"; boot_timeout=$2; shift ;;
+	--results) need_value "$@"; results=$2; shift ;;
+	--print-qemu) print_qemu=1 ;;
+	-q) quiet=1 ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; topologies+=("$@"); break ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) topologies+=("$1") ;;
+	esac
+	shift
+done
+
+case $profile in quick | default | full) ;; *) die "--profile: '$profile' is not quick, default or full" ;; esac
+case $kernel in patched | upstream | 6.1) ;; *) die "--kernel: '$kernel' is not patched, upstream or 6.1" ;; esac
+case $accel in auto | tcg | kvm) ;; *) die "--accel: '$accel' is not auto, tcg or kvm" ;; esac
+is_count "$boots" || die "--boots: '$boots' is not a positive integer"
+is_count "$idle_timeout" || die "--idle-timeout: '$idle_timeout' is not a positive number of seconds"
+is_count "$boot_timeout" || die "--boot-timeout: '$boot_timeout' is not a positive number of seconds"
+if [ -n "$exec_cmd" ] && { [ "$benches" != default ] || [ "$workloads" != none ]; }; then
+	die "--exec runs one command instead of the benchmarks; it conflicts with --benches/--workloads"
+fi
+for a in "${adds[@]+"${adds[@]}"}"; do
+	[ -f "$a" ] && [ -r "$a" ] || rc=66 die "--add: $a: not a readable file"
+done
+[ ${#topologies[@]} -gt 0 ] || topologies=("$lab/topologies/dram-pmem.yaml")
+for t in "${topologies[@]}"; do
+	[ -r "$t" ] || rc=66 die "$t: no such readable topology file"
+done
+
+# --- packages and host tools ---------------------------------------------------
+# shellcheck disable=SC2046
+"$lab/lab/deps.sh" $(make -s -C "$lab" print-deps) || exit 1
+say "building host tools and guest binaries"
+buildlog=$(mktemp "${TMPDIR:-/tmp}/tierlab-make.XXXXXX")
+trap 'rm -f "$buildlog"' EXIT
+if ! make -s -C "$lab" all initramfs >"$buildlog" 2>&1; then
+	tail -n 20 "$buildlog" >&2
+	die "building the lab's own code failed (output above)"
+fi
+labtool=$lab/build/host/labtool
+
+# Every topology is checked before anything is built, booted or written.
+for t in "${topologies[@]}"; do
+	"$labtool" validate "$t" || exit $?
+done
+
+kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
+
+# The kernel command line: die fast and loudly, so a dead guest is a result.
+append="console=ttyS0,115200 rdinit=/init panic=-1 oops=panic softlockup_panic=1"
+append+=" hung_task_panic=1 nmi_watchdog=0 printk.time=1 no_timer_check"
+
+# qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL -> the array qemu
+qemu_cmd() {
+	local machine
+	mapfile -t machine < <("$labtool" qemu-args "$1")
+	qemu=(qemu-system-x86_64 "${machine[@]}" -accel "$6")
+	if [ "$6" = kvm ]; then qemu+=(-cpu host); else qemu+=(-cpu max); fi
+	qemu+=(-nodefaults -no-user-config -display none -nic none -no-reboot
+		-kernel "$2" -initrd "$3" -append "$append"
+		-serial "file:$4" -serial "file:$5")
+}
+
+if [ "$print_qemu" = 1 ]; then
+	kdir=${TIERLAB_CACHE:-/var/cache/tierlab}/kernels/$kernel-$(kernel_dir --key)
+	for t in "${topologies[@]}"; do
+		qemu_cmd "$t" "$kdir/bzImage" "$lab/build/initramfs.cpio" console.log channel.log tcg
+		printf '%q ' "${qemu[@]}"
+		echo
+	done
+	exit 0
+fi
+
+say "kernel: $kernel"
+kdir=$(kernel_dir $([ "$quiet" = 1 ] && echo -q)) || die "kernel build failed (see above)"
+release=$(cat "$kdir/release")
+say "kernel: $release ($kdir)"
+
+# --- accelerator ---------------------------------------------------------------
+# On nested machines /dev/kvm may exist while a KVM guest hangs at "Booting
+# from ROM", so KVM is used only after a probe boot reaches /init in time.
+probe_kvm() {
+	local cache=${TIERLAB_CACHE:-/var/cache/tierlab}/kvm-probe key dir rc=0
+	key=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)-$(basename "$kdir")
+	if [ -f "$cache/$key" ]; then cat "$cache/$key"; return; fi
+	[ -w /dev/kvm ] || { echo tcg; return; }
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/tierlab-kvm.XXXXXX")
+	printf 'boot probe\n' > "$dir/plan"
+	mkdir -p "$dir/root/lab" && cp "$dir/plan" "$dir/root/lab/plan"
+	(cd "$dir/root" && find . | cpio -o -H newc --quiet) | cat "$lab/build/initramfs.cpio" - > "$dir/initrd"
+	qemu_cmd "${topologies[0]}" "$kdir/bzImage" "$dir/initrd" "$dir/console" "$dir/channel" kvm
+	"$labtool" boot --console "$dir/console" --channel "$dir/channel" --idle 8 --wall 15 \
+		-- "${qemu[@]}" >/dev/null 2>&1 || rc=$?
+	mkdir -p "$cache"
+	if [ "$rc" = 0 ] && grep -q 'tierlab: /init reached' "$dir/console"; then
+		echo kvm | tee "$cache/$key"
+	else
+		echo tcg | tee "$cache/$key"
+	fi
+	rm -rf "$dir"
+}
+case $accel in
+auto) say "probing KVM"; accel=$(probe_kvm) ;;
+kvm) [ -w /dev/kvm ] || die "--accel kvm: /dev/kvm is not usable" ;;
+esac
+say "accelerator: $accel"
+
+# --- the run directory ---------------------------------------------------------
+mkdir -p "$results" 2>/dev/null && [ -w "$results" ] || die "$results: cannot create or write the results directory"
+first=$(basename "${topologies[0]}" .yaml)
+[ ${#topologies[@]} -eq 1 ] || first=multi
+run=$results/$first-$(date +%Y%m%d-%H%M%S)
+while [ -e "$run" ]; do run=$run-x; done
+mkdir -p "$run/raw" "$run/work"
+trap 'rm -f "$buildlog"; rm -rf "$run/work"' EXIT
+started=$(date -Is)
+
+# plan_token: percent-encode one plan token
+plan_token() {
+	local s=$1 out= c i
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		case $c in [A-Za-z0-9._,:+=/-]) out+=$c ;; *) out+=$(printf '%%%02X' "'$c") ;; esac
+	done
+	printf '%s' "$out"
+}
+
+worst=0
+boot_no=0
+total=$((${#topologies[@]} * boots))
+for t in "${topologies[@]}"; do
+	name=$(basename "$t" .yaml)
+	for rep in $(seq 1 "$boots"); do
+		boot_no=$((boot_no + 1))
+		id=$boot_no
+		stage=$run/work/boot-$id
+		mkdir -p "$stage/root/lab" "$stage/root/bin"
+		if [ -n "$exec_cmd" ]; then
+			{
+				echo "boot $id"
+				echo "step exec $boot_timeout sh -c $(plan_token "$exec_cmd")"
+			} > "$stage/root/lab/plan"
+		else
+			"$labtool" plan "$t" --boot-id "$id" --profile "$profile" \
+				--benches "$benches" --workloads "$workloads" > "$stage/root/lab/plan" || exit $?
+		fi
+		for a in "${adds[@]+"${adds[@]}"}"; do cp "$a" "$stage/root/bin/"; done
+		(cd "$stage/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
+			cat "$lab/build/initramfs.cpio" - > "$stage/initrd"
+		cp "$stage/root/lab/plan" "$run/raw/plan-$id.txt"
+		qemu_cmd "$t" "$kdir/bzImage" "$stage/initrd" "$run/raw/console-$id.log" "$run/raw/channel-$id.log" "$accel"
+		printf '%q ' "${qemu[@]}" > "$run/raw/qemu-$id.cmd"
+		say "boot $boot_no/$total: $name ($accel, profile $profile)"
+		qrc=0
+		qout=$("$labtool" boot --console "$run/raw/console-$id.log" --channel "$run/raw/channel-$id.log" \
+			--idle "$idle_timeout" --wall "$boot_timeout" -- "${qemu[@]}") || qrc=$?
+		echo "$qout" > "$run/raw/boot-$id.timing"
+		case $qrc in
+		0) qstatus=ok ;;
+		124) qstatus=timeout ;;
+		125) qstatus=idle ;;
+		130) say "interrupted; $run holds the boots finished so far"; exit 130 ;;
+		*) qstatus=fail ;;
+		esac
+		crc=0
+		line=$("$labtool" collect "$run" "$id" --topology "$name" --qemu-status "$qstatus") || crc=$?
+		say "$line"
+		if [ -f "$run/boots/$id.panic.txt" ]; then
+			sed -n '1,40p' "$run/boots/$id.panic.txt" | sed 's/^/    /' >&2
+		fi
+		[ "$crc" -le 1 ] || crc=3
+		[ "$crc" -le "$worst" ] || worst=$crc
+		if [ -n "$exec_cmd" ]; then
+			cat "$run/boots/$id.out"
+			erc=$(sed -n 's/^exec_rc=//p' "$run/boots/$id.status")
+			[ "$erc" = -1 ] || [ "$crc" = 3 ] || worst=$erc
+		elif [ "$crc" -lt 3 ] && [ "$rep" = 1 ] && [ -f "$run/guest-topology.csv" ]; then
+			if "$labtool" check-guest "$t" "$run/guest-topology.csv" >&2; then
+				say "guest topology matches $t"
+			else
+				say "the guest's view of the machine differs from $t (above)"
+				worst=$((worst > 1 ? worst : 1))
+			fi
+		fi
+	done
+done
+
+# --- provenance and report -----------------------------------------------------
+topo_hashes=$(for t in "${topologies[@]}"; do printf '%s %s\n' "$(sha256sum < "$t" | cut -c1-16)" "$t"; done)
+jq -n \
+	--arg kernel_release "$release" \
+	--arg kernel_flavor "$kernel" \
+	--arg series_hash "$(sed -n 's/^series_hash=//p' "$kdir/info")" \
+	--arg kernel_source "$(sed -n 's/^source=//p' "$kdir/info")" \
+	--arg qemu_version "$(qemu-system-x86_64 --version | head -1)" \
+	--arg accelerator "$accel" \
+	--arg host_cpus "$(nproc)" \
+	--arg host_kernel "$(uname -r)" \
+	--arg topologies "$topo_hashes" \
+	--arg lab_commit "$(git -C "$lab" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$lab" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
+	--arg start "$started" --arg end "$(date -Is)" \
+	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots exec=${exec_cmd:+yes}" \
+	'{kernel_release: $kernel_release, kernel_flavor: $kernel_flavor, series_hash: $series_hash,
+	  kernel_source: $kernel_source, qemu_version: $qemu_version, accelerator: $accelerator,
+	  host_cpus: ($host_cpus | tonumber), host_kernel: $host_kernel,
+	  topologies: ($topologies | split("\n") | map(select(length > 0) | split(" ") | {hash: .[0], file: .[1]})),
+	  lab_commit: $lab_commit, start: $start, end: $end, options: $options}' > "$run/meta.json.tmp"
+mv "$run/meta.json.tmp" "$run/meta.json"
+
+if [ -z "$exec_cmd" ]; then
+	if "$labtool" report "$run" >"$run/work/report.log" 2>&1; then
+		say "report: $run/report.html"
+	else
+		sed 's/^/    /' "$run/work/report.log" >&2
+		say "report generation failed; figures are in $run/summary.csv"
+		worst=$((worst > 1 ? worst : 1))
+	fi
+fi
+say "results: $run"
+exit "$worst"

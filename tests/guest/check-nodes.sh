@@ -1,0 +1,35 @@
+#!/bin/sh
+# In the guest: check each node against "node:mem_mib:read_latency_ns" words
+# (from labtool expect).  MemTotal may be a little below the backend size
+# (the kernel keeps some for itself), never above it.  TAP output; exit 1 on
+# any mismatch.
+n=0 bad=0
+for spec in "$@"; do
+	node=${spec%%:*} rest=${spec#*:}
+	mem=${rest%%:*} lat=${rest#*:}
+	d=/sys/devices/system/node/node$node
+	n=$((n + 1))
+	if [ ! -d "$d" ]; then
+		echo "TAP not ok $n - node$node exists"; bad=1; continue
+	fi
+	kb=$(awk '/MemTotal/ {print $4}' "$d/meminfo")
+	got=$((kb / 1024))
+	if [ "$got" -le "$mem" ] && [ "$got" -ge $((mem * 85 / 100)) ]; then
+		echo "TAP ok $n - node$node MemTotal ${got} MiB of ${mem} MiB"
+	else
+		echo "TAP not ok $n - node$node MemTotal ${got} MiB, expected about ${mem} MiB"; bad=1
+	fi
+	n=$((n + 1))
+	if [ "$lat" = - ]; then
+		echo "TAP ok $n - node$node has no HMAT figures to check # SKIP none in the file"
+		continue
+	fi
+	got=$(cat "$d/access0/initiators/read_latency" 2>/dev/null || echo missing)
+	if [ "$got" = "$lat" ]; then
+		echo "TAP ok $n - node$node access0 read_latency $got ns"
+	else
+		echo "TAP not ok $n - node$node access0 read_latency $got, expected $lat ns"; bad=1
+	fi
+done
+echo "TAP 1..$n"
+exit $bad

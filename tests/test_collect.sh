@@ -1,0 +1,72 @@
+#!/bin/bash
+# labtool collect on channels made by the real labrun (run on the host),
+# then damaged on purpose: a clean channel parses fully; a truncated one
+# keeps its rows, marked truncated; a flipped byte is caught as corrupt;
+# a panic on the console and a host-side timeout win over both; collecting
+# twice gives the same summary.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+LABTOOL=${LABTOOL:-build/host/labtool}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+
+cat > "$tmp/plan" <<'PLAN'
+boot 1
+step rows 10 sh -c for%20i%20in%201%202%203;%20do%20echo%20ROW%20bench=b%20policy=bind%20metric=m$i%20value=$i%20unit=ns;%20done;%20echo%20TAP%20ok%201%20-%20fine
+PLAN
+mkdir -p "$tmp/run/raw"
+# lines: BEGIN, META, STEP started, 3 ROWs, TAP, STEP, END
+: > "$tmp/chan"
+build/guest/labrun "$tmp/plan" "$tmp/chan" 2>/dev/null
+cp "$tmp/chan" "$tmp/run/raw/channel-1.log"
+: > "$tmp/run/raw/console-1.log"
+out=$("$LABTOOL" collect "$tmp/run" 1 --topology t); rc=$?
+check "clean channel: exit 0" '[ $rc = 0 ]'
+check "clean channel: 3 rows ok" '[ "$(grep -c ",1,ok$" "$tmp/run/summary.csv")" = 3 ]'
+check "clean channel: TAP counted" 'grep -q "1 ok / 0 not ok" <<<"$out"'
+cp "$tmp/run/summary.csv" "$tmp/first.csv"
+"$LABTOOL" collect "$tmp/run" 1 --topology t >/dev/null
+check "collect twice: same summary" 'cmp -s "$tmp/first.csv" "$tmp/run/summary.csv"'
+
+# Truncated: the guest died after the second row.
+head -n 5 "$tmp/chan" > "$tmp/run/raw/channel-2.log"
+: > "$tmp/run/raw/console-2.log"
+out=$("$LABTOOL" collect "$tmp/run" 2 --topology t); rc=$?
+check "truncated: exit 3" '[ $rc = 3 ]'
+check "truncated: rows before the cut kept and marked" '[ "$(grep -c ",2,truncated$" "$tmp/run/summary.csv")" = 2 ]'
+check "truncated: reason says no END" 'grep -q "no END line" <<<"$out"'
+check "boot 1 rows untouched" '[ "$(grep -c ",1,ok$" "$tmp/run/summary.csv")" = 3 ]'
+
+# Corrupt: one byte of the second row flipped.
+sed '5s/value=2/value=7/' "$tmp/chan" > "$tmp/run/raw/channel-3.log"
+: > "$tmp/run/raw/console-3.log"
+out=$("$LABTOOL" collect "$tmp/run" 3 --topology t); rc=$?
+check "corrupt: exit 3" '[ $rc = 3 ]'
+check "corrupt: only the row before the damage" '[ "$(grep -c ",3,corrupt$" "$tmp/run/summary.csv")" = 1 ]'
+check "corrupt: checksum named" 'grep -q "channel-3.log:5: checksum mismatch" <<<"$out"'
+
+# A sequence gap: a whole line lost.
+sed '5d' "$tmp/chan" > "$tmp/run/raw/channel-4.log"
+: > "$tmp/run/raw/console-4.log"
+out=$("$LABTOOL" collect "$tmp/run" 4 --topology t); rc=$?
+check "gap: sequence gap named" 'grep -q "sequence gap" <<<"$out" && [ $rc = 3 ]'
+
+# Panic: the console says so; rows before it are kept, marked panic.
+head -n 5 "$tmp/chan" > "$tmp/run/raw/channel-5.log"
+printf '[    1.0] ok\n[    2.5] Kernel panic - not syncing: sysrq triggered crash\n[    2.5] CPU: 0 PID: 1\n' > "$tmp/run/raw/console-5.log"
+out=$("$LABTOOL" collect "$tmp/run" 5 --topology t); rc=$?
+check "panic: exit 3 and named" '[ $rc = 3 ] && grep -q "guest kernel panic: Kernel panic - not syncing: sysrq" <<<"$out"'
+check "panic: rows kept, marked panic" '[ "$(grep -c ",5,panic$" "$tmp/run/summary.csv")" = 2 ]'
+check "panic: excerpt kept" 'grep -q "CPU: 0 PID: 1" "$tmp/run/boots/5.panic.txt"'
+
+# Host watchdog: an idle guest.
+head -n 4 "$tmp/chan" > "$tmp/run/raw/channel-6.log"
+: > "$tmp/run/raw/console-6.log"
+out=$("$LABTOOL" collect "$tmp/run" 6 --topology t --qemu-status idle); rc=$?
+check "idle: marked timeout" '[ $rc = 3 ] && grep -q "6: timeout" <<<"$out" && grep -q ",6,timeout$" "$tmp/run/summary.csv"'
+
+# No stray temporary files from the atomic writes.
+check "no temporary files left" '[ -z "$(find "$tmp/run" -name "*.tmp.*")" ]'
+exit $fail
