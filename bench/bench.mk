@@ -1,2 +1,23 @@
-# Guest-side benchmarks (static binaries); owned by the microbenchmarks work.
-guest:
+# Guest-side benchmarks (static binaries): build/guest/tierbench.
+# bench/README.md documents the CLI and the rows it prints.
+
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
+# Pure math and formatting: compiled for the host unit tests as well.
+BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c
+UNIT_EXTRA_SRCS += $(BENCH_UNIT_SRCS)
+
+guest: $(B)/guest/tierbench
+
+$(B)/guest/obj/bench/%.o: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
+
+$(B)/guest/tierbench: $(BENCH_OBJS)
+	$(CC) $(GUEST_CFLAGS) -o $@ $^ $(GUEST_LIBS)
+
+# lab.mk's unit rule expanded UNIT_EXTRA_SRCS before this file was read, so
+# name the objects again as prerequisites (the recipe links $^, all of them).
+$(B)/san/unit: $(BENCH_UNIT_SRCS:%.c=$(B)/san/%.o)
+# tests/unit/test_stats.c and test_bench*.c include bench headers.
+$(B)/san/tests/unit/test_stats.o $(B)/san/tests/unit/test_bench%.o: HOST_CFLAGS += -Ibench

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fallback: where the pages of each policy land.
+ *
+ * Per policy, page size and scenario: the fraction inside the policy's own
+ * mask (inside_frac), inside the case's preferred set (preferred_frac), and
+ * the pages per node (pages_node<N>, 4 KiB units), from move_pages(2) with
+ * nodes == NULL.  Cross-check: for 4 KiB pages the numastat deltas
+ * (numa_hit + numa_miss of node N counts the allocations that node served)
+ * taken around the touch loop in the same child must agree with the
+ * placement within max(2 % of the pages, 128 pages) -- the slack covers page
+ * tables and the child's own small allocations.  A disagreement is a failed
+ * TAP check naming both figures.  Deltas of vmstat's numa_* and mpol_*
+ * counters (the latter from the lab's kernel series, if present) are rows.
+ *
+ * Fill curve (scenario=fill, 4 KiB): allocate in steps of --step-mib past
+ * the preferred nodes' free memory; after each step one row per figure with
+ * x_mib = MiB allocated so far: step_preferred_frac (share of the step on
+ * the preferred set) and step_frac_node<N>.
+ */
+#include "tb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define MIB (1024UL * 1024)
+
+struct fb_case {
+	const struct opts *o;
+	struct rowkey k;
+	enum pol pol;
+	enum pagesize ps;
+	long fill_total_mib;	/* fill curve: how far to go */
+};
+
+static void counter_rows(const struct rowkey *k, const struct counters *a,
+			 const struct counters *b)
+{
+	char metric[64];
+
+	for (int i = 0; i < b->nnames; i++) {
+		long long before = counters_get(a, b->names[i]);
+
+		if (before < 0 || strchr(b->names[i], '.'))
+			continue;
+		snprintf(metric, sizeof(metric), "vmstat_%s_delta", b->names[i]);
+		out_row(k, metric, (double)(b->vals[i] - before), "count");
+	}
+}
+
+static int fb_child(void *arg, struct shared *sh)
+{
+	const struct fb_case *c = arg;
+	const struct opts *o = c->o;
+	size_t len = (size_t)o->mib * MIB, page = page_bytes(c->ps);
+	struct counters before, after;
+	struct nodeset polnodes, mem;
+	char metric[48];
+	long total;
+	char *p = map_region(c->ps, len);
+
+	if (!p)
+		return 3;
+	if (pol_apply(c->pol, VIA_MBIND, &o->preferred, p, len))
+		return 1;
+	pol_nodes(c->pol, &o->preferred, &polnodes);
+	mem_nodes(&mem);
+	counters_read(&before);
+	touch_pages(p, len, page, sh);
+	counters_read(&after);
+	total = placement(p, len, c->ps == PS_4K ? 4096 : page, sh->per_node, MAX_NODE);
+	if (total <= 0)
+		return 1;
+	sh->inside_frac = frac_in(sh->per_node, &polnodes);
+	out_row(&c->k, "inside_frac", sh->inside_frac, "ratio");
+	out_row(&c->k, "preferred_frac", frac_in(sh->per_node, &o->preferred), "ratio");
+	out_row(&c->k, "pages_total", (double)total, "pages");
+	ns_for_each(n, &mem) {
+		long long hit, miss, hit0, miss0;
+
+		if (n > MAX_NODE)
+			break;
+		snprintf(metric, sizeof(metric), "pages_node%d", n);
+		out_row(&c->k, metric, (double)sh->per_node[n], "pages");
+		snprintf(metric, sizeof(metric), "node%d.numa_hit", n);
+		hit = counters_get(&after, metric);
+		hit0 = counters_get(&before, metric);
+		snprintf(metric, sizeof(metric), "node%d.numa_miss", n);
+		miss = counters_get(&after, metric);
+		miss0 = counters_get(&before, metric);
+		if (hit < 0 || miss < 0 || hit0 < 0 || miss0 < 0)
+			continue;
+		snprintf(metric, sizeof(metric), "numastat_alloc_node%d", n);
+		out_row(&c->k, metric, (double)(hit - hit0 + miss - miss0), "allocs");
+		/* result[0]: worst |numastat - placement| over nodes, 4 KiB only */
+		if (c->ps == PS_4K) {
+			double dev = (double)(hit - hit0 + miss - miss0) - (double)sh->per_node[n];
+
+			if (dev < 0)
+				dev = -dev;
+			if (dev > sh->result[0])
+				sh->result[0] = dev;
+			sh->result[1] = 1;	/* cross-check done */
+		}
+	}
+	counter_rows(&c->k, &before, &after);
+	sh->result[2] = (double)total;
+	counters_free(&before);
+	counters_free(&after);
+	munmap(p, len);
+	return 0;
+}
+
+/* Fill curve: one mapping per step, the policy set on each. */
+static int fill_child(void *arg, struct shared *sh)
+{
+	const struct fb_case *c = arg;
+	const struct opts *o = c->o;
+	size_t step = (size_t)o->step_mib * MIB;
+	long per_node[MAX_NODE + 1];
+	struct nodeset mem;
+	char metric[48];
+
+	mem_nodes(&mem);
+	for (long so_far = o->step_mib; so_far <= c->fill_total_mib;
+	     so_far += o->step_mib) {
+		char *p = map_region(PS_4K, step);
+
+		if (!p)
+			return 3;
+		if (pol_apply(c->pol, VIA_MBIND, &o->preferred, p, step))
+			return 1;
+		touch_pages(p, step, 4096, sh);
+		if (placement(p, step, 4096, per_node, MAX_NODE) <= 0)
+			return 1;
+		out_row_x(&c->k, "step_preferred_frac", frac_in(per_node, &o->preferred),
+			  "ratio", so_far);
+		ns_for_each(n, &mem) {
+			struct nodeset one;
+
+			if (n > MAX_NODE)
+				break;
+			ns_clear(&one);
+			ns_set(&one, n);
+			snprintf(metric, sizeof(metric), "step_frac_node%d", n);
+			out_row_x(&c->k, metric, frac_in(per_node, &one), "ratio", so_far);
+		}
+		/* the mapping stays: the point is to fill */
+	}
+	return 0;
+}
+
+static void fill_curve(const struct opts *o, struct shared *sh, int *failed)
+{
+	struct nodeset mem, others;
+	long free_p, free_o, total_p, overshoot;
+	char why[200];
+
+	(void)failed;
+	mem_nodes(&mem);
+	ns_clear(&others);
+	ns_for_each(n, &mem)
+		if (!ns_has(&o->preferred, n))
+			ns_set(&others, n);
+	if (!ns_count(&others)) {
+		tap_skip("needs a memory node outside the preferred set", "fallback fill curve");
+		return;
+	}
+	total_p = nodes_total_mib(&o->preferred);
+	if (total_p > o->fill_cap_mib) {
+		snprintf(why, sizeof(why), "filling %ld MiB exceeds --fill-cap-mib %ld",
+			 total_p, o->fill_cap_mib);
+		tap_skip(why, "fallback fill curve");
+		return;
+	}
+	free_p = nodes_free_mib(&o->preferred);
+	free_o = nodes_free_mib(&others);
+	/* past the preferred nodes by a quarter, if the others can take it */
+	overshoot = free_p / 4 > 4 * o->step_mib ? free_p / 4 : 4 * o->step_mib;
+	if (overshoot > free_o - 2 * o->headroom_mib)
+		overshoot = free_o - 2 * o->headroom_mib;
+	if (overshoot < o->step_mib) {
+		snprintf(why, sizeof(why), "nodes outside the preferred set have only %ld MiB free",
+			 free_o);
+		tap_skip(why, "fallback fill curve");
+		return;
+	}
+	for (int p = 0; p < POL_COUNT; p++) {
+		struct fb_case c = { o, { "fallback", pol_names[p], "4k", "fill" }, p,
+				     PS_4K, free_p + overshoot };
+		enum outcome oc;
+		int sig;
+
+		if (!(o->pol_mask & 1u << p) || !pol_supported(p, why, sizeof(why)))
+			continue;
+		/* the references would only repeat interleaving; keep default quick */
+		if (o->profile != PROFILE_FULL && p > POL_DEFAULT)
+			continue;
+		memset(sh, 0, sizeof(*sh));
+		msg("fill curve %s: to %ld MiB in %ld MiB steps (preferred free %ld MiB)",
+		    pol_names[p], c.fill_total_mib, o->step_mib, free_p);
+		oc = run_child(fill_child, &c, sh, 900, &sig);
+		report_outcome(&c.k, oc, sh, 4096);
+	}
+}
+
+static int run_fallback(const struct opts *o)
+{
+	struct shared *sh = shared_new();
+	char why[200];
+	int failed = 0;
+
+	if (!sh)
+		return 1;
+	for (int sc = 0; sc < SC_COUNT; sc++) {
+		struct filler f;
+
+		if (!(o->scen_mask & 1u << sc))
+			continue;
+		if (scenario_begin(o, sc, &f, why, sizeof(why))) {
+			tap_skip(why, "fallback scenario %s", scenario_names[sc]);
+			continue;
+		}
+		for (int ps = 0; ps < PS_COUNT; ps++) {
+			struct rowkey kp = { "fallback", "-", pagesize_names[ps], scenario_names[sc] };
+
+			if (!(o->page_mask & 1u << ps))
+				continue;
+			if (pagesize_unavailable(ps, why, sizeof(why))) {
+				tap_skip(why, "fallback %s/%s", pagesize_names[ps],
+					 scenario_names[sc]);
+				continue;
+			}
+			if (ps == PS_2M)
+				hugetlb_pools(&kp, o->mib / 2);
+			for (int p = 0; p < POL_COUNT; p++) {
+				struct fb_case c = { o, { "fallback", pol_names[p],
+					pagesize_names[ps], scenario_names[sc] }, p, ps, 0 };
+				enum outcome oc;
+				int sig;
+
+				if (!(o->pol_mask & 1u << p))
+					continue;
+				if (!pol_supported(p, why, sizeof(why))) {
+					tap_skip(why, "fallback %s", pol_names[p]);
+					continue;
+				}
+				memset(sh, 0, sizeof(*sh));
+				oc = run_child(fb_child, &c, sh, 600, &sig);
+				report_outcome(&c.k, oc, sh, page_bytes(ps));
+				if (oc != OUT_COMPLETED || !sh->result[1])
+					continue;
+				{
+					double tol = sh->result[2] * 0.02 > 128 ? sh->result[2] * 0.02 : 128;
+
+					tap(sh->result[0] <= tol,
+					    "fallback %s/%s/%s: numastat agrees with move_pages (worst node off by %.0f pages, tolerance %.0f)",
+					    pol_names[p], pagesize_names[ps], scenario_names[sc],
+					    sh->result[0], tol);
+				}
+			}
+			if (ps == PS_2M)
+				knobs_restore();
+		}
+		scenario_end(&f);
+	}
+	if (o->scen_mask & 1u << SC_FREE)
+		fill_curve(o, sh, &failed);
+	return failed;
+}
+
+const struct bench bench_fallback = {
+	.name = "fallback",
+	.help = "where pages land: in-mask fraction, per node, fill curve, numastat cross-check",
+	.options = "--policies --pagesizes --scenarios --mib --step-mib --fill-cap-mib --headroom-mib",
+	.needs = { .min_mem_nodes = 1 },
+	.timeout_secs = 900,
+	.run = run_fallback,
+};

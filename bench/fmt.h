@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure helpers shared by tierbench and the host unit tests: node sets
+ * (parse "1+3", "1,3", "0-2"; print "1+3" for the channel and "1,3" /
+ * "0-2" as the kernel's %pbl does for numa_maps) and results-channel value
+ * formatting.  No syscalls here, so it compiles on the host too.
+ */
+#ifndef TIERBENCH_FMT_H
+#define TIERBENCH_FMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NODESET_MAX 1024
+#define NODESET_LONGS (NODESET_MAX / (8 * sizeof(unsigned long)))
+
+struct nodeset {
+	unsigned long bits[NODESET_LONGS];
+};
+
+void ns_clear(struct nodeset *ns);
+void ns_set(struct nodeset *ns, int node);
+bool ns_has(const struct nodeset *ns, int node);
+int ns_count(const struct nodeset *ns);
+int ns_first(const struct nodeset *ns);		/* -1 if empty */
+int ns_next(const struct nodeset *ns, int after);	/* -1 at the end */
+int ns_last(const struct nodeset *ns);		/* -1 if empty */
+bool ns_equal(const struct nodeset *a, const struct nodeset *b);
+bool ns_subset(const struct nodeset *a, const struct nodeset *of);
+#define ns_for_each(n, ns) for (int n = ns_first(ns); n >= 0; n = ns_next(ns, n))
+
+/*
+ * Parse a node list: ids separated by '+' or ',', ranges "a-b".  Returns 0,
+ * or -1 with a reason in @err (which must hold at least 80 bytes).
+ */
+int ns_parse(const char *s, struct nodeset *ns, char *err, size_t errlen);
+/* "1+3" (channel form, '+' separated, "-" when empty).  Returns the length
+ * it needed, like snprintf; truncates safely. */
+int ns_format_plus(const struct nodeset *ns, char *buf, size_t len);
+/* The kernel's %pbl form: "0-2,5". */
+int ns_format_pbl(const struct nodeset *ns, char *buf, size_t len);
+
+/*
+ * A results-channel value: a number without spaces or commas; integers print
+ * as integers, others with up to 6 significant decimals; NaN/inf as "nan".
+ */
+int fmt_value(double v, char *buf, size_t len);
+/* A k=v token is acceptable when non-empty and without space, comma, '='. */
+bool fmt_token_ok(const char *s);
+
+#endif

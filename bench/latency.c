@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latency: first-touch fault latency per page, per policy, page size and
+ * scenario.  The policy reaches the kernel through mbind() (rows
+ * bench=latency) and, separately, through set_mempolicy() (rows
+ * bench=latency_task): the VMA policy and the task policy take different
+ * paths to the same alloc_pages_mpol().
+ *
+ * Each case runs in a child (an OOM kill or a SIGBUS is an outcome); every
+ * repetition maps a fresh region, applies the policy, writes one byte per
+ * page timing each write with CLOCK_MONOTONIC (vDSO), and keeps the times in
+ * a log-bucket histogram.  Rows: the pooled histogram's count, mean, p50,
+ * p90, p99, p99_9, max; the median over repetitions of the per-repetition
+ * p50 with its order-statistic confidence interval (stats.h); where the
+ * pages landed; the clock's own cost.
+ */
+#include "tb.h"
+#include "stats.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define MIB (1024UL * 1024)
+
+struct lat_case {
+	const struct opts *o;
+	struct rowkey k;
+	enum pol pol;
+	enum via via;
+	enum pagesize ps;
+};
+
+static int lat_child(void *arg, struct shared *sh)
+{
+	const struct lat_case *c = arg;
+	const struct opts *o = c->o;
+	size_t len = (size_t)o->mib * MIB, page = page_bytes(c->ps);
+	struct hist *all = malloc(sizeof(*all)), *rep = malloc(sizeof(*rep));
+	double *p50 = calloc((size_t)o->reps, sizeof(double));
+	long per_node[MAX_NODE + 1];
+	struct nodeset polnodes;
+	struct median_ci ci;
+	double med;
+	int r;
+
+	if (!all || !rep || !p50) {
+		msg("latency: out of memory for histograms");
+		return 1;
+	}
+	hist_init(all);
+	pol_nodes(c->pol, &o->preferred, &polnodes);
+	for (r = 0; r < o->reps; r++) {
+		char *p = map_region(c->ps, len);
+
+		if (!p)
+			return 3;
+		if (pol_apply(c->pol, c->via, &o->preferred, p, len))
+			return 1;
+		hist_init(rep);
+		for (size_t off = 0; off < len; off += page) {
+			uint64_t t0 = now_ns();
+
+			p[off] = 1;
+			hist_add(rep, now_ns() - t0);
+			sh->pages_done++;
+		}
+		if (c->via == VIA_TASK)
+			sys_set_mempolicy(MPOL_DEFAULT, NULL);
+		out_hist(&c->k, r, rep);
+		hist_merge(all, rep);
+		p50[r] = (double)hist_quantile(rep, 0.5);
+		if (r == o->reps - 1) {
+			if (placement(p, len, c->ps == PS_4K ? 4096 : page, per_node,
+				      MAX_NODE) > 0) {
+				out_row(&c->k, "inside_frac", frac_in(per_node, &polnodes), "ratio");
+				out_row(&c->k, "preferred_frac",
+					frac_in(per_node, &o->preferred), "ratio");
+			}
+			if (c->ps == PS_THP) {
+				long kib = smaps_anon_huge_kib(p);
+
+				if (kib >= 0)
+					out_row(&c->k, "thp_frac",
+						(double)kib * 1024 / (double)len, "ratio");
+			}
+		}
+		munmap(p, len);
+	}
+	out_row(&c->k, "count", (double)all->count, "pages");
+	out_row(&c->k, "mean", hist_mean(all), "ns");
+	out_row(&c->k, "p50", (double)hist_quantile(all, 0.50), "ns");
+	out_row(&c->k, "p90", (double)hist_quantile(all, 0.90), "ns");
+	out_row(&c->k, "p99", (double)hist_quantile(all, 0.99), "ns");
+	out_row(&c->k, "p99_9", (double)hist_quantile(all, 0.999), "ns");
+	out_row(&c->k, "max", (double)all->max, "ns");
+	ci = stats_median_ci_ranks((size_t)o->reps, 0.95);
+	med = stats_median(p50, (size_t)o->reps);	/* sorts p50 */
+	out_row(&c->k, "p50_median_of_reps", med, "ns");
+	out_row(&c->k, "p50_ci95_low", p50[ci.lo_rank - 1], "ns");
+	out_row(&c->k, "p50_ci95_high", p50[ci.hi_rank - 1], "ns");
+	out_row(&c->k, "p50_ci_coverage", ci.coverage, "ratio");
+	out_row(&c->k, "reps", o->reps, "count");
+	free(all);
+	free(rep);
+	free(p50);
+	return 0;
+}
+
+static int run_latency(const struct opts *o)
+{
+	struct shared *sh = shared_new();
+	struct rowkey k0 = { "latency", "-", "-", "-" };
+	char why[200];
+
+	if (!sh)
+		return 1;
+	out_row(&k0, "clock_overhead", clock_overhead_ns(), "ns");
+	for (int sc = 0; sc < SC_COUNT; sc++) {
+		struct filler f;
+
+		if (!(o->scen_mask & 1u << sc))
+			continue;
+		if (scenario_begin(o, sc, &f, why, sizeof(why))) {
+			tap_skip(why, "latency scenario %s", scenario_names[sc]);
+			continue;
+		}
+		for (int ps = 0; ps < PS_COUNT; ps++) {
+			struct rowkey kp = { "latency", "-", pagesize_names[ps], scenario_names[sc] };
+
+			if (!(o->page_mask & 1u << ps))
+				continue;
+			if (pagesize_unavailable(ps, why, sizeof(why))) {
+				tap_skip(why, "latency %s/%s", pagesize_names[ps],
+					 scenario_names[sc]);
+				continue;
+			}
+			/* enough on every node for any policy: placement decides */
+			if (ps == PS_2M)
+				hugetlb_pools(&kp, o->mib / 2);
+			for (int v = VIA_MBIND; v <= VIA_TASK; v++) {
+				for (int p = 0; p < POL_COUNT; p++) {
+					struct lat_case c = {
+						o, { v == VIA_MBIND ? "latency" : "latency_task",
+						     pol_names[p], pagesize_names[ps],
+						     scenario_names[sc] }, p, v, ps };
+					enum outcome oc;
+					int sig;
+
+					if (!(o->pol_mask & 1u << p))
+						continue;
+					if (!pol_supported(p, why, sizeof(why))) {
+						tap_skip(why, "%s %s", c.k.bench, pol_names[p]);
+						continue;
+					}
+					memset(sh, 0, sizeof(*sh));
+					oc = run_child(lat_child, &c, sh, 600, &sig);
+					report_outcome(&c.k, oc, sh, page_bytes(ps));
+				}
+			}
+			if (ps == PS_2M)
+				knobs_restore();
+		}
+		scenario_end(&f);
+	}
+	return 0;
+}
+
+const struct bench bench_latency = {
+	.name = "latency",
+	.help = "first-touch fault latency per page (mbind and set_mempolicy)",
+	.options = "--policies --pagesizes --scenarios --reps --mib --fill-cap-mib --headroom-mib",
+	.needs = { .min_mem_nodes = 1 },
+	.timeout_secs = 900,
+	.run = run_latency,
+};

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tierbench BENCH [options]: option parsing, the benchmark table generated
+ * from benches.h, needs checking (a miss is a SKIP, never a failure), the
+ * per-benchmark timeout, and restoring what a benchmark changed.
+ *
+ * Exit: 0 all checks passed or skipped, 1 a check failed, 2 usage.
+ */
+#include "tb.h"
+#include "benches.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define X(name) extern const struct bench bench_##name;
+BENCHES(X)
+#undef X
+
+static const struct bench *const benches[] = {
+#define X(name) &bench_##name,
+	BENCHES(X)
+#undef X
+};
+#define NBENCHES (sizeof(benches) / sizeof(benches[0]))
+
+static const struct {
+	const char *name;
+	int reps;
+	long mib, step_mib;
+	int timeout_mult;
+} profiles[] = {
+	[PROFILE_QUICK] = { "quick", 2, 16, 16, 1 },
+	[PROFILE_DEFAULT] = { "default", 5, 32, 32, 1 },
+	[PROFILE_FULL] = { "full", 11, 256, 16, 10 },
+};
+
+static const char usage_text[] =
+"usage: tierbench BENCH [options]   |   tierbench --list   |   tierbench --help\n"
+"options (each also as --opt=VALUE):\n"
+"  --profile quick|default|full   sizes and repetitions (default: default)\n"
+"  --preferred IDS                the node set under test, e.g. 1+3 or 1,3 or 1-3\n"
+"                                 (default: the CPU-less memory nodes, else the\n"
+"                                 memory nodes without the local one, else node 0)\n"
+"  --label KIND                   how the topology names that set (rows say nodes=KIND:IDS)\n"
+"  --policies LIST                of bind,preferred,preferred-many,default,interleave,\n"
+"                                 weighted-interleave, or all (default: all)\n"
+"  --pagesizes LIST               of 4k,thp,2m (default: all)\n"
+"  --scenarios LIST               of free,full,pressure (default: all)\n"
+"  --reps N                       repetitions per case (profile: 2/5/11)\n"
+"  --mib N                        MiB allocated per case (profile: 16/32/256)\n"
+"  --step-mib N                   fill-curve step (profile: 16/32/16)\n"
+"  --fill-cap-mib N               never fill nodes whose total exceeds N MiB (3072)\n"
+"  --headroom-mib N               MiB a filler leaves free per node (24)\n"
+"  --timeout SECS                 override the benchmark's timeout\n"
+"stdout carries only ROW/TAP/HIST lines (README.md, results channel).\n";
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tierbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (tierbench --help)\n", stderr);
+	exit(2);
+}
+
+static void print_help(void)
+{
+	fputs(usage_text, stdout);
+	fputs("benchmarks:\n", stdout);
+	for (size_t i = 0; i < NBENCHES; i++)
+		printf("  %-9s %s\n            options: %s\n", benches[i]->name,
+		       benches[i]->help, benches[i]->options);
+}
+
+static void format_needs(const struct needs *n, char *buf, size_t len)
+{
+	snprintf(buf, len, "mem_nodes>=%d%s%s%s", n->min_mem_nodes,
+		 n->hugetlb ? ",hugetlb" : "", n->cpuless_node ? ",cpuless_node" : "",
+		 n->hmat ? ",hmat" : "");
+}
+
+static void print_list(void)
+{
+	char needs[96];
+
+	printf("%-9s %-28s %-8s %s\n", "bench", "needs", "timeout", "what");
+	for (size_t i = 0; i < NBENCHES; i++) {
+		format_needs(&benches[i]->needs, needs, sizeof(needs));
+		printf("%-9s %-28s %-8d %s\n", benches[i]->name, needs,
+		       benches[i]->timeout_secs, benches[i]->help);
+	}
+}
+
+static long parse_long(const char *opt, const char *v, long lo, long hi)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < lo || n > hi) {
+		fprintf(stderr, "tierbench: %s: \"%s\" is not an integer in %ld..%ld\n",
+			opt, v, lo, hi);
+		exit(2);
+	}
+	return n;
+}
+
+/* "a,b,c" of @names (or "all") into a bit mask; exits 2 on an unknown word. */
+static unsigned parse_list(const char *opt, const char *v,
+			   const char *const *names, int count)
+{
+	char *copy = strdup(v), *save = NULL;
+	unsigned mask = 0;
+
+	if (!copy) {
+		fprintf(stderr, "tierbench: out of memory\n");
+		exit(2);
+	}
+	for (char *w = strtok_r(copy, ",+", &save); w; w = strtok_r(NULL, ",+", &save)) {
+		int i;
+
+		if (!strcmp(w, "all")) {
+			mask |= (1u << count) - 1;
+			continue;
+		}
+		for (i = 0; i < count; i++)
+			if (!strcmp(w, names[i]))
+				break;
+		if (i == count) {
+			fprintf(stderr, "tierbench: %s: unknown \"%s\"; one of:", opt, w);
+			for (i = 0; i < count; i++)
+				fprintf(stderr, " %s", names[i]);
+			fputc('\n', stderr);
+			free(copy);
+			exit(2);
+		}
+		mask |= 1u << i;
+	}
+	free(copy);
+	if (!mask)
+		usage_error("%s: empty list", opt);
+	return mask;
+}
+
+static void default_preferred(struct opts *o, bool label_given)
+{
+	struct nodeset mem, cpu, pick;
+	int local = node_of_cpu(0);
+	const char *label;
+
+	mem_nodes(&mem);
+	cpu_nodes(&cpu);
+	ns_clear(&pick);
+	ns_for_each(n, &mem)
+		if (!ns_has(&cpu, n))
+			ns_set(&pick, n);
+	label = "cpuless";
+	if (!ns_count(&pick)) {
+		ns_for_each(n, &mem)
+			if (n != local)
+				ns_set(&pick, n);
+		label = "remote";
+	}
+	if (!ns_count(&pick)) {
+		ns_set(&pick, ns_has(&mem, local) ? local : ns_first(&mem));
+		label = "local";
+	}
+	o->preferred = pick;
+	if (!label_given)
+		snprintf(o->label, sizeof(o->label), "%s", label);
+}
+
+static const struct bench *current;
+static int timeout_secs;
+
+/* Timeout or termination: restore knobs, say so in TAP, take the children down. */
+static void on_fatal(int sig)
+{
+	char line[160];
+	int len;
+
+	knobs_restore();
+	len = snprintf(line, sizeof(line),
+		       "TAP not ok 999 - %s %s after %d s\nTAP 1..999\n",
+		       current ? current->name : "tierbench",
+		       sig == SIGALRM ? "timed out" : "terminated", timeout_secs);
+	if (write(1, line, (size_t)len) < 0)
+		_exit(1);
+	signal(SIGTERM, SIG_IGN);
+	kill(0, SIGTERM);
+	_exit(1);
+}
+
+static void protect_self(void)
+{
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+
+	if (fd < 0 || write(fd, "-1000\n", 6) != 6)
+		msg("oom_score_adj -1000 for the harness: %s; an OOM case may kill it",
+		    strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static const char *needs_unmet(const struct needs *n, char *why, size_t len)
+{
+	struct nodeset mem, cpu;
+	int have;
+
+	mem_nodes(&mem);
+	have = ns_count(&mem);
+	if (have < n->min_mem_nodes) {
+		snprintf(why, len, "needs %d memory nodes, guest has %d",
+			 n->min_mem_nodes, have);
+		return why;
+	}
+	if (n->hugetlb && !hugetlb_present()) {
+		snprintf(why, len, "needs a 2 MiB hugetlb pool, kernel has none");
+		return why;
+	}
+	if (n->cpuless_node) {
+		cpu_nodes(&cpu);
+		if (ns_subset(&mem, &cpu)) {
+			snprintf(why, len, "needs a CPU-less memory node, guest has none");
+			return why;
+		}
+	}
+	if (n->hmat && !hmat_present()) {
+		snprintf(why, len, "needs HMAT figures (node*/access0/initiators), guest has none");
+		return why;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .profile = PROFILE_DEFAULT, .fill_cap_mib = 3072,
+			  .headroom_mib = 24, .pol_mask = (1u << POL_COUNT) - 1,
+			  .page_mask = (1u << PS_COUNT) - 1,
+			  .scen_mask = (1u << SC_COUNT) - 1 };
+	long reps = -1, mib = -1, step = -1, timeout = -1;
+	bool preferred_given = false, label_given = false;
+	const char *bench_name = NULL;
+	char why[200], err[96];
+	struct nodeset mem;
+	int rc;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i], *val = NULL, *eq;
+		static const char *const profile_names[] = { "quick", "default", "full" };
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			print_help();
+			return 0;
+		}
+		if (!strcmp(a, "--list")) {
+			print_list();
+			return 0;
+		}
+		if (strncmp(a, "--", 2)) {
+			if (bench_name)
+				usage_error("unexpected argument \"%s\"", a);
+			bench_name = a;
+			continue;
+		}
+		eq = strchr(a, '=');
+		if (eq) {
+			*eq = 0;
+			val = eq + 1;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			usage_error("%s needs a value", a);
+		}
+		if (!strcmp(a, "--profile")) {
+			unsigned m = parse_list(a, val, profile_names, 3);
+
+			if (m & (m - 1))
+				usage_error("--profile: one of quick, default, full");
+			o.profile = (enum profile)__builtin_ctz(m);
+		} else if (!strcmp(a, "--preferred")) {
+			if (ns_parse(val, &o.preferred, err, sizeof(err))) {
+				fprintf(stderr, "tierbench: --preferred \"%s\": %s\n", val, err);
+				return 2;
+			}
+			preferred_given = true;
+		} else if (!strcmp(a, "--label")) {
+			if (!fmt_token_ok(val) || strchr(val, ':') || strlen(val) >= sizeof(o.label))
+				usage_error("--label \"%s\": want a short word without spaces, commas, ':' or '='", val);
+			snprintf(o.label, sizeof(o.label), "%s", val);
+			label_given = true;
+		} else if (!strcmp(a, "--policies")) {
+			o.pol_mask = parse_list(a, val, pol_names, POL_COUNT);
+		} else if (!strcmp(a, "--pagesizes")) {
+			o.page_mask = parse_list(a, val, pagesize_names, PS_COUNT);
+		} else if (!strcmp(a, "--scenarios")) {
+			o.scen_mask = parse_list(a, val, scenario_names, SC_COUNT);
+		} else if (!strcmp(a, "--reps")) {
+			reps = parse_long(a, val, 1, 1000);
+		} else if (!strcmp(a, "--mib")) {
+			mib = parse_long(a, val, 2, 1L << 20);
+		} else if (!strcmp(a, "--step-mib")) {
+			step = parse_long(a, val, 2, 1L << 20);
+		} else if (!strcmp(a, "--fill-cap-mib")) {
+			o.fill_cap_mib = parse_long(a, val, 0, 1L << 30);
+		} else if (!strcmp(a, "--headroom-mib")) {
+			o.headroom_mib = parse_long(a, val, 4, 1L << 20);
+		} else if (!strcmp(a, "--timeout")) {
+			timeout = parse_long(a, val, 1, 86400);
+		} else {
+			usage_error("unknown option %s", a);
+		}
+	}
+	if (!bench_name)
+		usage_error("%s", "no benchmark named; --list shows them");
+	for (size_t i = 0; i < NBENCHES; i++)
+		if (!strcmp(benches[i]->name, bench_name))
+			current = benches[i];
+	if (!current)
+		usage_error("unknown benchmark \"%s\"; --list shows them", bench_name);
+
+	o.reps = reps > 0 ? (int)reps : profiles[o.profile].reps;
+	o.mib = mib > 0 ? mib : profiles[o.profile].mib;
+	o.step_mib = step > 0 ? step : profiles[o.profile].step_mib;
+	/* huge pages come in 2 MiB: keep sizes even */
+	o.mib += o.mib & 1;
+	o.step_mib += o.step_mib & 1;
+	mem_nodes(&mem);
+	if (preferred_given) {
+		if (!ns_subset(&o.preferred, &mem)) {
+			char have[128], want[128];
+
+			ns_format_plus(&mem, have, sizeof(have));
+			ns_format_plus(&o.preferred, want, sizeof(want));
+			fprintf(stderr, "tierbench: --preferred %s: not all are memory nodes (memory nodes: %s)\n",
+				want, have);
+			return 2;
+		}
+		if (!label_given)
+			snprintf(o.label, sizeof(o.label), "node");
+	} else {
+		default_preferred(&o, label_given);
+	}
+	out_set_nodes(o.label, &o.preferred);
+
+	timeout_secs = timeout > 0 ? (int)timeout
+				   : current->timeout_secs * profiles[o.profile].timeout_mult;
+	signal(SIGALRM, on_fatal);
+	signal(SIGTERM, on_fatal);
+	signal(SIGINT, on_fatal);
+	atexit(knobs_restore);
+	protect_self();
+
+	if (needs_unmet(&current->needs, why, sizeof(why))) {
+		tap_skip(why, "%s", current->name);
+		tap_plan();
+		return 0;
+	}
+	{
+		char ids[128];
+
+		ns_format_plus(&o.preferred, ids, sizeof(ids));
+		msg("%s: profile %s, preferred %s:%s, %d reps, %ld MiB, timeout %d s",
+		    current->name, profiles[o.profile].name, o.label, ids, o.reps,
+		    o.mib, timeout_secs);
+	}
+	alarm((unsigned)timeout_secs);
+	rc = current->run(&o);
+	alarm(0);
+	knobs_restore();
+	tap_plan();
+	return rc || tap_failures() ? 1 : 0;
+}

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory plumbing: mappings per page size, placement via move_pages(2) with
+ * nodes == NULL (query only), the filler child that holds nodes nearly full,
+ * and running a case in a forked child so that an OOM kill, SIGBUS or
+ * SIGSEGV is an outcome to record, not the end of the run.
+ */
+#include "tb.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
+
+#define MIB (1024UL * 1024)
+#define HUGE_2M (2 * MIB)
+
+const char *const outcome_names[OUT_COUNT] = {
+	[OUT_COMPLETED] = "completed", [OUT_OOM_KILLED] = "oom_killed",
+	[OUT_KILLED] = "killed", [OUT_SIGBUS] = "sigbus",
+	[OUT_SIGSEGV] = "sigsegv", [OUT_ENOMEM] = "enomem",
+	[OUT_EFAULT] = "efault", [OUT_ERROR] = "error",
+	[OUT_TIMEOUT] = "timeout",
+};
+
+size_t page_bytes(enum pagesize ps)
+{
+	return ps == PS_4K ? 4096 : HUGE_2M;
+}
+
+void *map_region(enum pagesize ps, size_t len)
+{
+	void *p;
+
+	if (ps == PS_2M) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB,
+			 -1, 0);
+		if (p == MAP_FAILED) {
+			msg("mmap %zu MiB MAP_HUGETLB 2 MiB: %s", len / MIB,
+			    strerror(errno));
+			return NULL;
+		}
+		return p;
+	}
+	if (ps == PS_THP) {
+		/* over-allocate and trim so the region is PMD aligned */
+		char *raw = mmap(NULL, len + HUGE_2M, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *al;
+
+		if (raw == MAP_FAILED) {
+			msg("mmap %zu MiB: %s", len / MIB, strerror(errno));
+			return NULL;
+		}
+		al = (char *)(((uintptr_t)raw + HUGE_2M - 1) & ~(HUGE_2M - 1));
+		if (al > raw)
+			munmap(raw, (size_t)(al - raw));
+		munmap(al + len, (size_t)(raw + HUGE_2M - al));
+		if (madvise(al, len, MADV_HUGEPAGE)) {
+			msg("madvise(MADV_HUGEPAGE) %zu MiB: %s", len / MIB,
+			    strerror(errno));
+			munmap(al, len);
+			return NULL;
+		}
+		return al;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		msg("mmap %zu MiB: %s", len / MIB, strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+/* Counts in 4 KiB-page equivalents, whatever the stride, so fractions of
+ * different page sizes compare. */
+long placement(void *addr, size_t len, size_t stride, long *per_node,
+	       int max_node)
+{
+	enum { BATCH = 1024 };
+	void *pages[BATCH];
+	int status[BATCH];
+	long weight = (long)(stride / 4096), seen = 0;
+	size_t total = len / stride;
+
+	for (int n = 0; n <= max_node; n++)
+		per_node[n] = 0;
+	for (size_t i = 0; i < total; i += BATCH) {
+		size_t cnt = total - i < BATCH ? total - i : BATCH;
+
+		for (size_t j = 0; j < cnt; j++)
+			pages[j] = (char *)addr + (i + j) * stride;
+		if (sys_move_pages(cnt, pages, status)) {
+			msg("move_pages(query %zu pages at %p): %s", cnt, pages[0],
+			    strerror(errno));
+			return -1;
+		}
+		for (size_t j = 0; j < cnt; j++)
+			if (status[j] >= 0 && status[j] <= max_node) {
+				per_node[status[j]] += weight;
+				seen += weight;
+			}
+	}
+	return seen;
+}
+
+double clock_overhead_ns(void)
+{
+	enum { N = 200000 };
+	uint64_t t0 = now_ns(), t1;
+
+	for (int i = 0; i < N; i++)
+		t1 = now_ns();
+	t1 = now_ns();
+	return (double)(t1 - t0) / (N + 1);
+}
+
+static void set_oom_adj(int adj)
+{
+	char buf[16];
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+	int len = snprintf(buf, sizeof(buf), "%d\n", adj);
+
+	if (fd < 0 || write(fd, buf, (size_t)len) != len)
+		msg("/proc/self/oom_score_adj <- %d: %s", adj, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ---- filler ---- */
+
+static long fill_node(int node, long headroom_mib)
+{
+	long free_kib = node_meminfo_kib(node, "MemFree");
+	long want_mib = free_kib / 1024 - headroom_mib, done = 0;
+	struct nodeset one;
+	char *p;
+
+	if (want_mib <= 0)
+		return 0;
+	p = mmap(NULL, (size_t)want_mib * MIB, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		msg("filler: mmap %ld MiB for node %d: %s", want_mib, node,
+		    strerror(errno));
+		return -1;
+	}
+	ns_clear(&one);
+	ns_set(&one, node);
+	if (sys_mbind(p, (size_t)want_mib * MIB, MPOL_BIND, &one, 0)) {
+		msg("filler: mbind BIND node %d: %s", node, strerror(errno));
+		return -1;
+	}
+	/* huge pages where possible: 512 times fewer faults under TCG */
+	madvise(p, (size_t)want_mib * MIB, MADV_HUGEPAGE);
+	for (; done < want_mib; done += 2) {
+		if (done % 8 == 0 &&
+		    node_meminfo_kib(node, "MemFree") / 1024 <= headroom_mib)
+			break;
+		for (size_t off = 0; off < 2 * MIB && done * MIB + off < (size_t)want_mib * MIB;
+		     off += 4096)
+			p[done * MIB + off] = 1;
+	}
+	return done;
+}
+
+int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib)
+{
+	int pfd[2];
+	long total = 0;
+	ssize_t r;
+
+	f->pid = -1;
+	f->mib = 0;
+	if (pipe(pfd)) {
+		msg("filler: pipe: %s", strerror(errno));
+		return -1;
+	}
+	out_flush();
+	f->pid = fork();
+	if (f->pid < 0) {
+		msg("filler: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (f->pid == 0) {
+		close(pfd[0]);
+		/* killable, but after the case child (+500) */
+		set_oom_adj(-900);
+		ns_for_each(n, nodes) {
+			long got = fill_node(n, headroom_mib);
+
+			if (got < 0)
+				_exit(1);
+			total += got;
+		}
+		if (write(pfd[1], &total, sizeof(total)) != sizeof(total))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pfd[1]);
+	r = read(pfd[0], &total, sizeof(total));
+	close(pfd[0]);
+	if (r != sizeof(total)) {
+		msg("filler (pid %d) died before it had filled the nodes", f->pid);
+		filler_stop(f);
+		return -1;
+	}
+	f->mib = total;
+	return 0;
+}
+
+void filler_stop(struct filler *f)
+{
+	if (f->pid > 0) {
+		kill(f->pid, SIGKILL);
+		waitpid(f->pid, NULL, 0);
+	}
+	f->pid = -1;
+}
+
+/* ---- cases in a child ---- */
+
+struct shared *shared_new(void)
+{
+	struct shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (sh == MAP_FAILED) {
+		msg("mmap shared result page: %s", strerror(errno));
+		return NULL;
+	}
+	memset(sh, 0, sizeof(*sh));
+	return sh;
+}
+
+int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0) {
+		msg("/dev/kmsg: %s (OOM kills cannot be confirmed)", strerror(errno));
+		return -1;
+	}
+	lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* "6,123,456,-;oom-kill:constraint=CONSTRAINT_MEMORY_POLICY,...,pid=42,uid=0" */
+bool kmsg_find_oom(int fd, int pid, char *constraint, size_t len)
+{
+	char rec[8192], pidkey[32];
+	bool found = false;
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	snprintf(pidkey, sizeof(pidkey), ",pid=%d,", pid);
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		char *c = strstr(rec, "oom-kill:constraint=");
+
+		if (c && strstr(rec, pidkey)) {
+			c += strlen("oom-kill:constraint=");
+			snprintf(constraint, len, "%.*s", (int)strcspn(c, ",\n"), c);
+			found = true;
+		}
+	}
+	return found;
+}
+
+enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
+		       struct shared *sh, int timeout_secs, int *sig_out)
+{
+	int kfd = kmsg_open(), status = 0, pid;
+	uint64_t t0 = now_ns(), deadline = t0 + (uint64_t)timeout_secs * 1000000000u;
+	enum outcome oc;
+
+	*sig_out = 0;
+	sh->oom_constraint[0] = 0;
+	out_flush();
+	pid = fork();
+	if (pid < 0) {
+		msg("fork: %s", strerror(errno));
+		if (kfd >= 0)
+			close(kfd);
+		return OUT_ERROR;
+	}
+	if (pid == 0) {
+		int rc;
+
+		/* the parent is protected (-1000); the case must be the victim */
+		set_oom_adj(500);
+		rc = fn(arg, sh);
+		out_flush();
+		_exit(rc);
+	}
+	for (;;) {
+		int w = waitpid(pid, &status, WNOHANG);
+		struct timespec ts = { 0, 5 * 1000 * 1000 };
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			msg("waitpid %d: %s", pid, strerror(errno));
+			return OUT_ERROR;
+		}
+		if (now_ns() > deadline) {
+			msg("case child %d exceeded %d s; killing it", pid, timeout_secs);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			sh->secs = (double)(now_ns() - t0) / 1e9;
+			if (kfd >= 0)
+				close(kfd);
+			return OUT_TIMEOUT;
+		}
+		nanosleep(&ts, NULL);
+	}
+	sh->secs = (double)(now_ns() - t0) / 1e9;
+	if (WIFEXITED(status)) {
+		switch (WEXITSTATUS(status)) {
+		case 0: oc = OUT_COMPLETED; break;
+		case 3: oc = OUT_ENOMEM; break;
+		case 4: oc = OUT_EFAULT; break;
+		default: oc = OUT_ERROR;
+		}
+	} else if (WIFSIGNALED(status)) {
+		*sig_out = WTERMSIG(status);
+		switch (WTERMSIG(status)) {
+		case SIGBUS: oc = OUT_SIGBUS; break;
+		case SIGSEGV: oc = OUT_SIGSEGV; break;
+		case SIGKILL:
+			/* the report follows the kill; give printk a moment */
+			for (int i = 0; i < 20; i++) {
+				struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+				if (kmsg_find_oom(kfd, pid, sh->oom_constraint,
+						  sizeof(sh->oom_constraint)))
+					break;
+				nanosleep(&ts, NULL);
+			}
+			oc = sh->oom_constraint[0] ? OUT_OOM_KILLED : OUT_KILLED;
+			break;
+		default: oc = OUT_ERROR;
+		}
+	} else {
+		oc = OUT_ERROR;
+	}
+	if (kfd >= 0)
+		close(kfd);
+	return oc;
+}
+
+long smaps_anon_huge_kib(void *addr)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	bool in = false;
+	long kib = -1;
+
+	if (!f) {
+		msg("/proc/self/smaps: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			if (in)
+				break;
+			in = lo == (unsigned long)addr;
+			continue;
+		}
+		if (in && sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+			break;
+	}
+	fclose(f);
+	return kib;
+}

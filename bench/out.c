@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The only code that writes stdout: ROW, TAP and HIST lines of the results
+ * channel (README.md).  Everything human goes to stderr through msg().
+ * stdout is line buffered (main.c) so that lines of forked children and of
+ * the parent never interleave inside a line.
+ */
+#include "tb.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char nodes_field[160] = "node:-";
+static int tap_count, tap_failed;
+
+void out_set_nodes(const char *label, const struct nodeset *ns)
+{
+	char ids[128];
+
+	if (ns_format_plus(ns, ids, sizeof(ids)) >= (int)sizeof(ids))
+		snprintf(ids, sizeof(ids), "%d-%d", ns_first(ns), ns_last(ns));
+	snprintf(nodes_field, sizeof(nodes_field), "%s:%s", label, ids);
+}
+
+void msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tierbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const char *tok(const char *s)
+{
+	return fmt_token_ok(s) ? s : "-";
+}
+
+void out_row_x(const struct rowkey *k, const char *metric, double value,
+	       const char *unit, long x_mib)
+{
+	char v[48];
+
+	fmt_value(value, v, sizeof(v));
+	printf("ROW bench=%s policy=%s nodes=%s pagesize=%s scenario=%s metric=%s value=%s unit=%s",
+	       tok(k->bench), tok(k->policy), nodes_field, tok(k->pagesize),
+	       tok(k->scenario), tok(metric), v, tok(unit));
+	if (x_mib >= 0)
+		printf(" x_mib=%ld", x_mib);
+	putchar('\n');
+}
+
+void out_row(const struct rowkey *k, const char *metric, double value,
+	     const char *unit)
+{
+	out_row_x(k, metric, value, unit, -1);
+}
+
+/* TAP text must stay on one line and not start a directive by accident. */
+static void tap_line(const char *status, const char *fmt, va_list ap,
+		     const char *skip)
+{
+	char text[512];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	for (char *p = text; *p; p++)
+		if (*p == '\n' || *p == '#')
+			*p = ' ';
+	printf("TAP %s %d - %s", status, ++tap_count, text);
+	if (skip)
+		printf(" # SKIP %s", skip);
+	putchar('\n');
+}
+
+bool tap(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tap_line(ok ? "ok" : "not ok", fmt, ap, NULL);
+	va_end(ap);
+	if (!ok)
+		tap_failed++;
+	return ok;
+}
+
+void tap_skip(const char *reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tap_line("ok", fmt, ap, reason);
+	va_end(ap);
+}
+
+void tap_plan(void)
+{
+	printf("TAP 1..%d\n", tap_count);
+}
+
+int tap_failures(void)
+{
+	return tap_failed;
+}
+
+void out_hist(const struct rowkey *k, int rep, const struct hist *h)
+{
+	int need = hist_format_buckets(h, NULL, 0);
+	char *buf;
+
+	if (need < 0 || !(buf = malloc((size_t)need + 1))) {
+		msg("HIST %s/%s: cannot format %d bytes", k->bench, k->policy, need);
+		return;
+	}
+	hist_format_buckets(h, buf, (size_t)need + 1);
+	printf("HIST bench=%s policy=%s nodes=%s pagesize=%s scenario=%s rep=%d unit=ns buckets=%s\n",
+	       tok(k->bench), tok(k->policy), nodes_field, tok(k->pagesize),
+	       tok(k->scenario), rep, need ? buf : "-");
+	free(buf);
+}
+
+void out_flush(void)
+{
+	fflush(stdout);
+	fflush(stderr);
+}

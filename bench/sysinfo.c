@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the guest says about itself: memory and CPU nodes, per-node meminfo,
+ * HMAT access figures, numastat/vmstat counters; and the knobs a benchmark
+ * changes (sysctls, hugepage pools), saved on first write and restored at
+ * exit -- also from the SIGALRM/SIGTERM path, so only async-signal-safe
+ * calls are used in knobs_restore().
+ */
+#include "tb.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NODE_DIR "/sys/devices/system/node"
+
+static void read_nodelist(const char *path, struct nodeset *out)
+{
+	char buf[512], err[96];
+	FILE *f = fopen(path, "r");
+
+	ns_clear(out);
+	if (!f) {
+		msg("%s: %s; assuming node 0 only", path, strerror(errno));
+		ns_set(out, 0);
+		return;
+	}
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0])
+		return;		/* e.g. no CPU node at all */
+	if (ns_parse(buf, out, err, sizeof(err))) {
+		msg("%s: %s; assuming node 0 only", path, err);
+		ns_set(out, 0);
+	}
+}
+
+void mem_nodes(struct nodeset *out)
+{
+	static struct nodeset cache;
+	static bool have;
+
+	if (!have) {
+		read_nodelist(NODE_DIR "/has_memory", &cache);
+		have = true;
+	}
+	*out = cache;
+}
+
+void cpu_nodes(struct nodeset *out)
+{
+	read_nodelist(NODE_DIR "/has_cpu", out);
+}
+
+int node_of_cpu(int cpu)
+{
+	char path[128];
+
+	for (int n = 0; n < NODESET_MAX; n++) {
+		snprintf(path, sizeof(path), NODE_DIR "/node%d/cpu%d", n, cpu);
+		if (access(path, F_OK) == 0)
+			return n;
+	}
+	return 0;
+}
+
+long node_meminfo_kib(int node, const char *field)
+{
+	char path[128], line[256], key[64];
+	long val = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/meminfo", node);
+	f = fopen(path, "r");
+	if (!f) {
+		msg("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(key, sizeof(key), "%s:", field);
+	while (fgets(line, sizeof(line), f)) {
+		int n;
+		char name[64];
+		long v;
+
+		/* "Node 1 MemFree:          1234 kB" */
+		if (sscanf(line, "Node %d %63s %ld", &n, name, &v) == 3 &&
+		    strcmp(name, key) == 0) {
+			val = v;
+			break;
+		}
+	}
+	fclose(f);
+	return val;
+}
+
+static long nodes_sum_mib(const struct nodeset *ns, const char *field)
+{
+	long sum = 0;
+
+	ns_for_each(n, ns) {
+		long k = node_meminfo_kib(n, field);
+
+		if (k > 0)
+			sum += k;
+	}
+	return sum / 1024;
+}
+
+long nodes_free_mib(const struct nodeset *ns)
+{
+	return nodes_sum_mib(ns, "MemFree");
+}
+
+long nodes_total_mib(const struct nodeset *ns)
+{
+	return nodes_sum_mib(ns, "MemTotal");
+}
+
+static int read_long_file(const char *path, long *val)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%ld", val) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+long hmat_value(int node, const char *name)
+{
+	char path[160];
+	long v;
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/access0/initiators/%s",
+		 node, name);
+	return read_long_file(path, &v) ? -1 : v;
+}
+
+bool hmat_present(void)
+{
+	struct nodeset ns;
+
+	mem_nodes(&ns);
+	ns_for_each(n, &ns)
+		if (hmat_value(n, "read_latency") > 0)
+			return true;
+	return false;
+}
+
+bool hugetlb_present(void)
+{
+	return access("/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages",
+		      W_OK) == 0;
+}
+
+const char *thp_mode(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[128], *l, *r;
+
+	if (!f)
+		return NULL;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	/* "always [madvise] never" */
+	l = strchr(line, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (!r)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)(r - l - 1), l + 1);
+	return buf;
+}
+
+/* ---- counters ---- */
+
+static void counters_add(struct counters *c, const char *name, long long v)
+{
+	if (c->nnames == c->cap) {
+		int cap = c->cap ? 2 * c->cap : 64;
+		void *nn = realloc(c->names, (size_t)cap * sizeof(*c->names));
+		void *nv;
+
+		if (!nn) {
+			msg("counters: out of memory at %d names", c->nnames);
+			return;
+		}
+		c->names = nn;
+		nv = realloc(c->vals, (size_t)cap * sizeof(*c->vals));
+		if (!nv) {
+			msg("counters: out of memory at %d names", c->nnames);
+			return;
+		}
+		c->vals = nv;
+		c->cap = cap;
+	}
+	snprintf(c->names[c->nnames], sizeof(c->names[0]), "%s", name);
+	c->vals[c->nnames++] = v;
+}
+
+/*
+ * vmstat: every numa_* and mpol_* counter (the kernel series adds mpol_*;
+ * read whatever exists).  numastat per memory node as "node<N>.<name>".
+ */
+void counters_read(struct counters *c)
+{
+	char line[256], name[96], path[128];
+	struct nodeset ns;
+	long long v;
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	f = fopen("/proc/vmstat", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%40s %lld", name, &v) == 2 &&
+			    (!strncmp(name, "numa_", 5) || !strncmp(name, "mpol_", 5)))
+				counters_add(c, name, v);
+		fclose(f);
+	} else {
+		msg("/proc/vmstat: %s", strerror(errno));
+	}
+	mem_nodes(&ns);
+	ns_for_each(n, &ns) {
+		snprintf(path, sizeof(path), NODE_DIR "/node%d/numastat", n);
+		f = fopen(path, "r");
+		if (!f) {
+			msg("%s: %s", path, strerror(errno));
+			continue;
+		}
+		while (fgets(line, sizeof(line), f)) {
+			char key[32], full[48];
+
+			if (sscanf(line, "%31s %lld", key, &v) != 2)
+				continue;
+			snprintf(full, sizeof(full), "node%d.%s", n, key);
+			counters_add(c, full, v);
+		}
+		fclose(f);
+	}
+}
+
+void counters_free(struct counters *c)
+{
+	free(c->names);
+	free(c->vals);
+	memset(c, 0, sizeof(*c));
+}
+
+long long counters_get(const struct counters *c, const char *name)
+{
+	for (int i = 0; i < c->nnames; i++)
+		if (!strcmp(c->names[i], name))
+			return c->vals[i];
+	return -1;
+}
+
+/* ---- knobs ---- */
+
+#define MAX_KNOBS 64
+static struct knob {
+	char path[128];
+	char old[32];
+	int oldlen;
+} knobs[MAX_KNOBS];
+static volatile int nknobs;
+
+int knob_read_long(const char *path, long *val)
+{
+	if (read_long_file(path, val)) {
+		msg("%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_str(const char *path, const char *s, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t w;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, s, len);
+	close(fd);
+	return w == (ssize_t)len ? 0 : -1;
+}
+
+int knob_save_write(const char *path, long val)
+{
+	char buf[32];
+	int len, i;
+	long old;
+
+	for (i = 0; i < nknobs; i++)
+		if (!strcmp(knobs[i].path, path))
+			break;
+	if (i == nknobs) {
+		if (nknobs == MAX_KNOBS) {
+			msg("%s: too many knobs changed (%d)", path, MAX_KNOBS);
+			return -1;
+		}
+		if (knob_read_long(path, &old))
+			return -1;
+		snprintf(knobs[i].path, sizeof(knobs[i].path), "%s", path);
+		knobs[i].oldlen = snprintf(knobs[i].old, sizeof(knobs[i].old),
+					   "%ld\n", old);
+		nknobs = i + 1;
+	}
+	len = snprintf(buf, sizeof(buf), "%ld\n", val);
+	if (write_str(path, buf, (size_t)len)) {
+		msg("%s: cannot write %ld: %s", path, val, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Last changed first, so nested changes unwind in order. */
+void knobs_restore(void)
+{
+	while (nknobs > 0) {
+		struct knob *k = &knobs[--nknobs];
+
+		if (write_str(k->path, k->old, (size_t)k->oldlen)) {
+			static const char m[] = "tierbench: could not restore a knob\n";
+
+			if (write(2, m, sizeof(m) - 1) < 0)
+				break;
+		}
+	}
+}
+
+int hugetlb_reserve(int node, long pages, long *got)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path),
+		 NODE_DIR "/node%d/hugepages/hugepages-2048kB/nr_hugepages", node);
+	if (knob_save_write(path, pages))
+		return -1;
+	return knob_read_long(path, got);
+}

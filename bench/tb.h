@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tierbench: the in-guest microbenchmarks.  Shared declarations for the
+ * registration table, the options every benchmark receives, the policy
+ * helpers and the results-channel output (README.md, "Results channel").
+ */
+#ifndef TIERBENCH_TB_H
+#define TIERBENCH_TB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "fmt.h"
+#include "hist.h"
+
+/* Policies in the order every benchmark compares them. */
+enum pol {
+	POL_BIND,
+	POL_PREFERRED,
+	POL_PREFERRED_MANY,
+	POL_DEFAULT,
+	POL_INTERLEAVE,
+	POL_WEIGHTED_INTERLEAVE,
+	POL_COUNT
+};
+
+enum pagesize { PS_4K, PS_THP, PS_2M, PS_COUNT };
+enum scenario { SC_FREE, SC_FULL, SC_PRESSURE, SC_COUNT };
+enum profile { PROFILE_QUICK, PROFILE_DEFAULT, PROFILE_FULL };
+/* How a policy reaches the kernel: a VMA policy or the task policy. */
+enum via { VIA_MBIND, VIA_TASK };
+
+struct opts {
+	enum profile profile;
+	struct nodeset preferred;	/* the node set under test */
+	char label[64];			/* how the topology names it */
+	unsigned pol_mask;		/* 1 << enum pol */
+	unsigned page_mask;		/* 1 << enum pagesize */
+	unsigned scen_mask;		/* 1 << enum scenario */
+	int reps;
+	long mib;			/* allocation per case */
+	long step_mib;			/* fill-curve step */
+	long fill_cap_mib;		/* refuse to fill more RAM than this */
+	long headroom_mib;		/* what a filler leaves free per node */
+};
+
+/* What a benchmark needs from the machine; the harness turns a miss into a SKIP. */
+struct needs {
+	int min_mem_nodes;
+	bool hugetlb;
+	bool cpuless_node;
+	bool hmat;
+};
+
+struct bench {
+	const char *name;
+	const char *help;
+	const char *options;	/* which of the common options it reads */
+	struct needs needs;
+	int timeout_secs;
+	int (*run)(const struct opts *o);	/* 0 ok, 1 a check failed */
+};
+
+/* ---- output (out.c): only these write stdout ---- */
+struct rowkey {
+	const char *bench;
+	const char *policy;
+	const char *pagesize;
+	const char *scenario;
+};
+void out_row(const struct rowkey *k, const char *metric, double value,
+	     const char *unit);
+void out_row_x(const struct rowkey *k, const char *metric, double value,
+	       const char *unit, long x_mib);
+/* TAP: returns true when ok, so a caller can aggregate failures. */
+bool tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tap_skip(const char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tap_plan(void);
+int tap_failures(void);
+void out_hist(const struct rowkey *k, int rep, const struct hist *h);
+void out_set_nodes(const char *label, const struct nodeset *ns);
+void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A line produced in a child: flush before _exit so nothing is lost. */
+void out_flush(void);
+
+/* ---- policies (policy.c) ---- */
+#ifndef MPOL_DEFAULT
+#define MPOL_DEFAULT 0
+#define MPOL_PREFERRED 1
+#define MPOL_BIND 2
+#define MPOL_INTERLEAVE 3
+#define MPOL_LOCAL 4
+#endif
+#ifndef MPOL_PREFERRED_MANY
+#define MPOL_PREFERRED_MANY 5
+#endif
+#ifndef MPOL_WEIGHTED_INTERLEAVE
+#define MPOL_WEIGHTED_INTERLEAVE 6
+#endif
+#ifndef MPOL_F_NODE
+#define MPOL_F_NODE (1 << 0)
+#define MPOL_F_ADDR (1 << 1)
+#define MPOL_F_MEMS_ALLOWED (1 << 2)
+#endif
+#ifndef MPOL_MF_STRICT
+#define MPOL_MF_STRICT (1 << 0)
+#define MPOL_MF_MOVE (1 << 1)
+#endif
+
+extern const char *const pol_names[POL_COUNT];
+extern const char *const pagesize_names[PS_COUNT];
+extern const char *const scenario_names[SC_COUNT];
+int pol_mode(enum pol p);
+/* The node mask policy @p gets for the case's preferred set (README table). */
+void pol_nodes(enum pol p, const struct nodeset *preferred, struct nodeset *out);
+long sys_mbind(void *addr, unsigned long len, int mode,
+	       const struct nodeset *ns, unsigned flags);
+long sys_set_mempolicy(int mode, const struct nodeset *ns);
+long sys_get_mempolicy(int *mode, struct nodeset *ns, void *addr,
+		       unsigned long flags);
+long sys_move_pages(unsigned long count, void **pages, int *status);
+/* Apply @p to [addr, addr+len) or to the task; -1 with errno and a message. */
+int pol_apply(enum pol p, enum via v, const struct nodeset *preferred,
+	      void *addr, size_t len);
+bool kernel_knows_mode(int mode);
+
+/* ---- machine facts (sysinfo.c) ---- */
+void mem_nodes(struct nodeset *out);
+void cpu_nodes(struct nodeset *out);
+int node_of_cpu(int cpu);
+long node_meminfo_kib(int node, const char *field);	/* -1 if unknown */
+long nodes_free_mib(const struct nodeset *ns);
+long nodes_total_mib(const struct nodeset *ns);
+/* HMAT figure of nodeN/access0/initiators/<name>; -1 if absent. */
+long hmat_value(int node, const char *name);
+bool hmat_present(void);
+bool hugetlb_present(void);
+/* THP: "always", "madvise", "never" or NULL. */
+const char *thp_mode(char *buf, size_t len);
+
+/* numastat + vmstat snapshot, compared before/after a case. */
+struct counters {
+	int nnames, cap;
+	char (*names)[48];
+	long long *vals;
+};
+void counters_read(struct counters *c);
+void counters_free(struct counters *c);
+long long counters_get(const struct counters *c, const char *name);
+
+/* Files written and restored (sysctls, hugepage pools). */
+int knob_read_long(const char *path, long *val);
+int knob_save_write(const char *path, long val);	/* restored at exit */
+void knobs_restore(void);
+int hugetlb_reserve(int node, long pages, long *got);
+
+/* ---- memory plumbing (mem.c) ---- */
+size_t page_bytes(enum pagesize ps);
+void *map_region(enum pagesize ps, size_t len);	/* NULL + message on error */
+/* Pages per node of [addr, addr+len), stepped by @stride; returns pages seen. */
+long placement(void *addr, size_t len, size_t stride, long *per_node,
+	       int max_node);
+double clock_overhead_ns(void);
+
+/* A child that holds nodes full until stopped. */
+struct filler {
+	int pid;
+	long mib;
+};
+int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib);
+void filler_stop(struct filler *f);
+
+/* Result of a case run in a forked child. */
+enum outcome {
+	OUT_COMPLETED, OUT_OOM_KILLED, OUT_KILLED, OUT_SIGBUS, OUT_SIGSEGV,
+	OUT_ENOMEM, OUT_EFAULT, OUT_ERROR, OUT_TIMEOUT, OUT_COUNT
+};
+extern const char *const outcome_names[OUT_COUNT];
+struct shared {
+	volatile long pages_done;	/* progress, updated by the child */
+	volatile int errno_seen;
+	volatile long long t_start_ns;
+	double inside_frac;
+	char oom_constraint[48];	/* filled by run_child for OUT_OOM_KILLED */
+	double secs;			/* fork to reap */
+	double result[8];
+	long per_node[64];		/* 4 KiB-page equivalents per node */
+};
+struct shared *shared_new(void);
+/* Runs fn(arg, sh) in a child; waits up to @timeout_secs.  Child exit code
+ * 0 = completed, 3 = ENOMEM, 4 = EFAULT, other = error. */
+enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
+		       struct shared *sh, int timeout_secs, int *sig_out);
+/* AnonHugePages of the mapping that starts at @addr, from /proc/self/smaps. */
+long smaps_anon_huge_kib(void *addr);
+
+/* ---- shared case plumbing (cases.c) ---- */
+#define MAX_NODE 63	/* per-node arrays; nodes above are not reported */
+/* Why a scenario cannot run here, or NULL; starts the filler it needs. */
+const char *scenario_begin(const struct opts *o, enum scenario sc,
+			   struct filler *f, char *why, size_t len);
+void scenario_end(struct filler *f);
+/* Why a page size cannot run here, or NULL. */
+const char *pagesize_unavailable(enum pagesize ps, char *why, size_t len);
+/* Fill every memory node's 2 MiB pool with up to @pages (best effort), rows
+ * with what each node got.  Restored by knobs_restore(). */
+void hugetlb_pools(const struct rowkey *k, long pages);
+/* Touch [p, p+len) one write per @stride; progress into sh->pages_done. */
+void touch_pages(char *p, size_t len, size_t stride, struct shared *sh);
+/* Share of @per_node (4 KiB units) that lies in @ns. */
+double frac_in(const long *per_node, const struct nodeset *ns);
+/* One row per outcome of a child, plus what it got. */
+void report_outcome(const struct rowkey *k, enum outcome oc,
+		    const struct shared *sh, size_t page);
+bool pol_supported(enum pol p, char *why, size_t len);
+
+/* Kernel log: position at the end, later look for an OOM kill of @pid. */
+int kmsg_open(void);
+bool kmsg_find_oom(int fd, int pid, char *constraint, size_t len);
+
+#include <time.h>
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#endif
