@@ -7,6 +7,8 @@ BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
 BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c
 UNIT_EXTRA_SRCS += $(BENCH_UNIT_SRCS)
 
+# guest.mk puts every GUEST_BINS entry into the initramfs's /bin.
+GUEST_BINS += $(B)/guest/tierbench
 guest: $(B)/guest/tierbench
 
 $(B)/guest/obj/bench/%.o: bench/%.c

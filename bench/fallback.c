@@ -8,8 +8,9 @@
  * nodes == NULL.  Cross-check: for 4 KiB pages the numastat deltas
  * (numa_hit + numa_miss of node N counts the allocations that node served)
  * taken around the touch loop in the same child must agree with the
- * placement within max(2 % of the pages, 128 pages) -- the slack covers page
- * tables and the child's own small allocations.  A disagreement is a failed
+ * placement within max(5 % of the pages, 256 pages) -- the counters are
+ * system wide, and the slack covers page tables, the child's own small
+ * allocations and whatever else runs (on a busy host ~150 pages per 16 MiB).  A disagreement is a failed
  * TAP check naming both figures.  Deltas of vmstat's numa_* and mpol_*
  * counters (the latter from the lab's kernel series, if present) are rows.
  *
@@ -253,7 +254,7 @@ static int run_fallback(const struct opts *o)
 				if (oc != OUT_COMPLETED || !sh->result[1])
 					continue;
 				{
-					double tol = sh->result[2] * 0.02 > 128 ? sh->result[2] * 0.02 : 128;
+					double tol = sh->result[2] * 0.05 > 256 ? sh->result[2] * 0.05 : 256;
 
 					tap(sh->result[0] <= tol,
 					    "fallback %s/%s/%s: numastat agrees with move_pages (worst node off by %.0f pages, tolerance %.0f)",

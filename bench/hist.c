@@ -79,10 +79,17 @@ uint64_t hist_quantile(const struct hist *h, double q)
 		return h->min;
 	if (q >= 1)
 		return h->max;
-	/* ceil(q * count) without floating-point surprises at exact ranks */
-	rank = (uint64_t)((long double)q * h->count);
-	if ((long double)rank < (long double)q * h->count)
-		rank++;
+	/*
+	 * ceil(q * count), forgiving the representation error of q: 0.9 * 60
+	 * is 54.000000000000001 in binary and must still be rank 54.
+	 */
+	{
+		long double x = (long double)q * h->count;
+
+		rank = (uint64_t)x;
+		if (x - rank > 1e-9L * x)
+			rank++;
+	}
 	if (rank < 1)
 		rank = 1;
 	for (unsigned i = 0; i < HIST_BUCKETS; i++) {

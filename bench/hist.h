@@ -14,8 +14,11 @@
 
 #define HIST_SUB_BITS 5
 #define HIST_SUB (1u << HIST_SUB_BITS)
-/* Buckets needed to cover every uint64_t value. */
-#define HIST_BUCKETS ((64 - HIST_SUB_BITS) * HIST_SUB)
+/*
+ * Buckets needed to cover every uint64_t value: 2 * HIST_SUB exact ones,
+ * then HIST_SUB for each shift 1 .. 63 - HIST_SUB_BITS.
+ */
+#define HIST_BUCKETS ((65 - HIST_SUB_BITS) * HIST_SUB)
 
 struct hist {
 	uint64_t count;

@@ -45,7 +45,9 @@ int pol_mode(enum pol p)
 /*
  * bind / preferred-many: the preferred set; preferred: its first node (the
  * kernel keeps only first_node() anyway); interleave references: every
- * memory node, which is what an untiered deployment would do; default: none.
+ * memory node, which is what an untiered deployment would do; default: no
+ * mask is passed to the kernel, but its "mask" for inside_frac is every
+ * memory node (local allocation may use any).
  */
 void pol_nodes(enum pol p, const struct nodeset *preferred, struct nodeset *out)
 {
@@ -58,12 +60,8 @@ void pol_nodes(enum pol p, const struct nodeset *preferred, struct nodeset *out)
 		ns_clear(out);
 		ns_set(out, ns_first(preferred));
 		break;
-	case POL_INTERLEAVE:
-	case POL_WEIGHTED_INTERLEAVE:
-		mem_nodes(out);
-		break;
 	default:
-		ns_clear(out);
+		mem_nodes(out);
 	}
 }
 
