@@ -1,0 +1,70 @@
+#!/bin/bash
+# tierbench on the host: the CLI contract (--list, --help, exit 2 on bad
+# usage) and that every stdout line of a quick run is a results-channel line
+# (README.md): ROW with the eight keys (plus optional x_mib), TAP, HIST.
+# Runs only what is safe on any machine: the checks and a small free-memory
+# latency/fallback case; fill scenarios skip themselves above --fill-cap-mib.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+TB=build/guest/tierbench
+make -s "$TB" || exit 1
+[ -d /sys/devices/system/node/node0 ] || { echo "no NUMA sysfs on this host"; exit 77; }
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+"$TB" --list | grep -q '^latency ' || bad "--list lacks latency"
+for b in latency fallback oom model checks; do
+	"$TB" --list | grep -q "^$b " || bad "--list lacks $b"
+	"$TB" --help | grep -q "^  $b " || bad "--help lacks $b"
+done
+for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
+	    "latency --pagesizes 1g" "latency --preferred 1+" "latency --bogus" \
+	    "latency --profile quick,full" "latency --label a,b"; do
+	# shellcheck disable=SC2086
+	out=$("$TB" $args 2>&1 >/dev/null); rc=$?
+	[ "$rc" = 2 ] || bad "'$args' exited $rc, want 2"
+	[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || bad "'$args' error is not one line: $out"
+done
+
+row='^ROW bench=[^ ,=]+ policy=[^ ,=]+ nodes=[^ ,=:]+:[^ ,=]+ pagesize=(4k|thp|2m|-) scenario=[^ ,=]+ metric=[^ ,=]+ value=(-?[0-9.]+(e[-+][0-9]+)?|nan) unit=[^ ,=]+( x_mib=[0-9]+)?$'
+tap='^TAP (ok|not ok) [0-9]+ - [^#]*( # SKIP .+)?$|^TAP 1\.\.[0-9]+$'
+hist='^HIST bench=[^ ]+ policy=[^ ]+ nodes=[^ ]+ pagesize=[^ ]+ scenario=[^ ]+ rep=[0-9]+ unit=ns buckets=([0-9]+:[0-9]+(\+[0-9]+:[0-9]+)*|-)$'
+check_lines() {	# file
+	local n
+	n=$(grep -Evc "$row|$tap|$hist" "$1")
+	[ "$n" = 0 ] || { bad "$1: $n lines outside the contract:"; grep -Ev "$row|$tap|$hist" "$1" | head -5; }
+	tail -n 1 "$1" | grep -Eq '^TAP 1\.\.[0-9]+$' || bad "$1: last line is not the TAP plan"
+	# TAP numbers count 1..N in order
+	awk '/^TAP (ok|not ok) / { n++; id = ($2 == "ok") ? $3 : $4
+		if (id != n) { print "TAP number " id ", want " n; exit 1 } }' "$1" || bad "$1: TAP numbering"
+}
+
+out=build/test_bench_cli
+mkdir -p "$out"
+"$TB" checks --profile quick > "$out/checks.out" 2> "$out/checks.err"; rc=$?
+[ "$rc" = 0 ] || { bad "checks exited $rc"; cat "$out/checks.out"; }
+check_lines "$out/checks.out"
+grep -q 'prefer (many)' "$out/checks.out" || bad "checks did not test numa_maps"
+
+"$TB" latency --profile quick --pagesizes 4k --scenarios free --policies bind,preferred-many \
+	> "$out/latency.out" 2> "$out/latency.err"; rc=$?
+[ "$rc" = 0 ] || bad "latency exited $rc"
+check_lines "$out/latency.out"
+for m in count mean p50 p90 p99 p99_9 max p50_median_of_reps p50_ci95_low p50_ci95_high; do
+	grep -q "policy=preferred-many .* pagesize=4k scenario=free metric=$m " "$out/latency.out" ||
+		bad "latency lacks metric $m"
+done
+grep -q '^HIST bench=latency_task policy=bind ' "$out/latency.out" || bad "no set_mempolicy histogram"
+
+# exit status not asserted: the numastat cross-check is system wide and a
+# busy host may exceed its tolerance
+"$TB" fallback --profile quick --pagesizes 4k --scenarios free --policies bind \
+	> "$out/fallback.out" 2> "$out/fallback.err"
+check_lines "$out/fallback.out"
+grep -q 'metric=inside_frac value=1 ' "$out/fallback.out" || bad "bind placed pages outside its mask"
+
+"$TB" model --profile quick > "$out/model.out" 2>&1; rc=$?
+[ "$rc" = 0 ] || bad "model exited $rc"
+
+[ "$fail" = 0 ] && echo "tierbench CLI and output contract: ok"
+exit $fail
