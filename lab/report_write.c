@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.html and report.md of one run.  Both are built in memory from the
+ * same facts, then written atomically; every value read from a file is
+ * escaped for its target.  Nothing here reads the clock, so the same files
+ * give the same report.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report_int.h"
+
+/* Both documents at once: every helper writes to html and md. */
+struct doc {
+	struct sbuf html, md;
+};
+
+static void both_text(struct doc *d, const char *s)
+{
+	sb_html(&d->html, s);
+	sb_md(&d->md, s);
+}
+
+/* Text whose only markup is **bold**. */
+static void both_marked(struct doc *d, const char *s)
+{
+	bool bold = false;
+
+	for (const char *p = s; *p;) {
+		const char *q = strstr(p, "**");
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		char *part = xmalloc(n + 1);
+
+		memcpy(part, p, n);
+		part[n] = '\0';
+		sb_html(&d->html, part);
+		sb_md(&d->md, part);
+		free(part);
+		if (!q)
+			break;
+		sb_puts(&d->html, bold ? "</strong>" : "<strong>");
+		sb_puts(&d->md, "**");
+		bold = !bold;
+		p = q + 2;
+	}
+	if (bold)
+		sb_puts(&d->html, "</strong>");
+}
+
+static void heading(struct doc *d, int level, const char *id, const char *text)
+{
+	sb_printf(&d->html, "<h%d id=\"%s\">", level, id);
+	sb_html(&d->html, text);
+	sb_printf(&d->html, "</h%d>\n", level);
+	sb_printf(&d->md, "\n%.*s ", level, "######");
+	sb_md(&d->md, text);
+	sb_puts(&d->md, "\n\n");
+}
+
+static void para(struct doc *d, const char *cls, const char *marked)
+{
+	if (cls) {
+		sb_printf(&d->html, "<p class=\"%s\">", cls);
+		sb_puts(&d->md, "> ");	/* boxes become block quotes */
+	} else
+		sb_puts(&d->html, "<p>");
+	both_marked(d, marked);
+	sb_puts(&d->html, "</p>\n");
+	sb_puts(&d->md, "\n\n");
+}
+
+static void table_start(struct doc *d, const char *const *cols, size_t n)
+{
+	sb_puts(&d->html, "<table>\n<thead><tr>");
+	sb_puts(&d->md, "|");
+	for (size_t i = 0; i < n; i++) {
+		sb_puts(&d->html, "<th>");
+		both_text(d, cols[i]);
+		sb_puts(&d->html, "</th>");
+		sb_puts(&d->md, " |");
+	}
+	sb_puts(&d->html, "</tr></thead>\n<tbody>\n");
+	sb_puts(&d->md, "\n|");
+	for (size_t i = 0; i < n; i++)
+		sb_puts(&d->md, "---|");
+	sb_puts(&d->md, "\n");
+}
+
+static void row_start(struct doc *d)
+{
+	sb_puts(&d->html, "<tr>");
+	sb_puts(&d->md, "|");
+}
+
+static void cell(struct doc *d, const char *text)
+{
+	sb_puts(&d->html, "<td>");
+	both_text(d, text);
+	sb_puts(&d->html, "</td>");
+	sb_puts(&d->md, " |");
+}
+
+static void cell_num(struct doc *d, double v)
+{
+	char buf[32];
+
+	fmt_num(buf, sizeof(buf), v);
+	sb_puts(&d->html, "<td class=\"num\">");
+	both_text(d, buf);
+	sb_puts(&d->html, "</td>");
+	sb_puts(&d->md, " |");
+}
+
+static void row_end(struct doc *d)
+{
+	sb_puts(&d->html, "</tr>\n");
+	sb_puts(&d->md, "\n");
+}
+
+static void table_end(struct doc *d)
+{
+	sb_puts(&d->html, "</tbody>\n</table>\n");
+	sb_puts(&d->md, "\n");
+}
+
+static const char css[] =
+	"body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;"
+	"padding:0 1em;color:#222;line-height:1.45}\n"
+	"h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.8em}\n"
+	".sub{color:#555;margin-top:0}\n"
+	"table{border-collapse:collapse;margin:.6em 0;font-size:.92em}\n"
+	"th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}\n"
+	"th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"tbody tr:nth-child(even){background:#fafafa}\n"
+	".answer{background:#eef6ee;border-left:5px solid #4caf50;padding:.7em 1em}\n"
+	".caveat{background:#fff6e0;border-left:5px solid #ffb300;padding:.7em 1em}\n"
+	".warn{background:#fdecea;border-left:5px solid #d32f2f;padding:.7em 1em}\n"
+	"figure{margin:1.2em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}\n"
+	"figcaption{color:#444;font-size:.9em}\n"
+	"nav a{margin-right:1em}footer{color:#666;font-size:.85em;margin-top:3em}\n"
+	"code{background:#f4f4f4;padding:0 .2em}\n";
+
+/* Marks the page when every embedded image decoded; the test reads the DOM. */
+static const char image_check_js[] =
+	"<script>\n"
+	"window.addEventListener('load', function () {\n"
+	"  var imgs = document.images, bad = 0;\n"
+	"  for (var i = 0; i < imgs.length; i++)\n"
+	"    if (!imgs[i].complete || imgs[i].naturalWidth === 0) bad++;\n"
+	"  var m = document.getElementById('image-check');\n"
+	"  m.setAttribute('data-state', bad ? 'broken' : 'ok');\n"
+	"  m.textContent = bad ? bad + ' of ' + imgs.length + ' figures failed to load.'\n"
+	"                      : 'All ' + imgs.length + ' figures loaded.';\n"
+	"});\n"
+	"</script>\n";
+
+static const char *run_topology(const struct run *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].f[COL_TOPOLOGY][0])
+			return r->rows[i].f[COL_TOPOLOGY];
+	const char *t = run_meta(r, "topology", "topology_name", NULL);
+
+	return t ? t : r->name;
+}
+
+static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
+			 const struct headline *h)
+{
+	char *c1 = h->have_lat ? xasprintf("p50 fault latency, ns [95%% CI] (%s, %s)", h->lat_ps,
+					   h->lat_sc)
+			       : xstrdup("p50 fault latency, ns");
+	char *c2 = h->have_lat ? xasprintf("p99, ns (%s, %s)", h->lat_ps, h->lat_sc)
+			       : xstrdup("p99, ns");
+	char *c3 = h->have_fb ? xasprintf("on preferred nodes, %% (%s, %s)", h->fb_ps, h->fb_sc)
+			      : xstrdup("on preferred nodes, %");
+	const char *cols[] = { "policy", "nodes", c1, c2, c3, "fallback, %", "OOM outcomes",
+			       "modeled read latency, ns", "modeled read bandwidth, MB/s" };
+
+	heading(d, 2, "headline", "Headline per policy");
+	if (!e->n) {
+		para(d, NULL, "No microbenchmark rows (latency, fallback, oom, model) in this run.");
+		goto out;
+	}
+	table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < e->n; i++) {
+		const struct headline_line *l = &h->lines[i];
+		struct sbuf s = { 0 };
+		char a[32], b[32], c[32];
+
+		row_start(d);
+		sb_printf(&s, "%s%s", e->v[i].policy,
+			  policy_is_reference(e->v[i].policy) ? " (reference)" : "");
+		cell(d, s.s);
+		s.len = 0;
+		cell(d, e->v[i].nodes);
+		fmt_num(a, sizeof(a), l->p50);
+		if (!isnan(l->lo) && !isnan(l->hi)) {
+			fmt_num(b, sizeof(b), l->lo);
+			fmt_num(c, sizeof(c), l->hi);
+			sb_printf(&s, "%s [%s, %s]", a, b, c);
+		} else
+			sb_printf(&s, "%s%s", a, isnan(l->p50) ? "" : " [no CI]");
+		cell(d, s.s);
+		cell_num(d, l->p99);
+		cell_num(d, 100 * l->pref);
+		cell_num(d, 100 * (1 - l->pref));
+		s.len = 0;
+		oom_summary(r, &e->v[i], &s);
+		cell(d, s.s);
+		cell_num(d, l->model_lat);
+		cell_num(d, l->model_bw);
+		row_end(d);
+		sb_free(&s);
+	}
+	table_end(d);
+	para(d, NULL, "Fallback % is the share of pages that did not land on the policy's "
+		      "preferred (or bound) nodes. \"n/a\": the run has no such row.");
+out:
+	free(c1);
+	free(c2);
+	free(c3);
+}
+
+static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
+{
+	static const char *const cols[] = { "policy", "nodes", "page size", "scenario", "p50",
+					    "95% CI of p50", "p90", "p99", "p99.9", "max", "mean",
+					    "samples" };
+	static const char *const ps_order[] = { "4k", "thp", "2m", "1g" };
+	bool any = false;
+
+	for (size_t i = 0; i < r->nrows && !any; i++)
+		any = !strcmp(r->rows[i].f[COL_BENCH], "latency") &&
+		      !strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok");
+	if (!any)
+		return;
+	heading(d, 2, "latency", "Fault latency by condition (ns)");
+	table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < e->n; i++) {
+		struct strlist conds = { 0 };
+
+		/* conditions in page-size order, then file order */
+		for (int k = 0; k <= 4; k++)
+			for (size_t j = 0; j < r->nrows; j++) {
+				struct row *w = &r->rows[j];
+				bool known = false;
+
+				for (int q = 0; q < 4; q++)
+					known |= !strcmp(w->f[COL_PAGESIZE], ps_order[q]);
+				if (strcmp(w->f[COL_BENCH], "latency") ||
+				    strcmp(w->f[COL_BOOT_STATUS], "ok") ||
+				    strcmp(w->f[COL_POLICY], e->v[i].policy) ||
+				    strcmp(w->f[COL_NODES], e->v[i].nodes) ||
+				    (k < 4 ? strcmp(w->f[COL_PAGESIZE], ps_order[k]) != 0 : known))
+					continue;
+				sl_add(&conds, w->f[COL_PAGESIZE]);
+			}
+		for (size_t c = 0; c < conds.n; c++) {
+			struct strlist scs = { 0 };
+
+			for (size_t j = 0; j < r->nrows; j++) {
+				struct row *w = &r->rows[j];
+
+				if (!strcmp(w->f[COL_BENCH], "latency") &&
+				    !strcmp(w->f[COL_BOOT_STATUS], "ok") &&
+				    !strcmp(w->f[COL_POLICY], e->v[i].policy) &&
+				    !strcmp(w->f[COL_NODES], e->v[i].nodes) &&
+				    !strcmp(w->f[COL_PAGESIZE], conds.v[c]))
+					sl_add(&scs, w->f[COL_SCENARIO]);
+			}
+			for (size_t s = 0; s < scs.n; s++) {
+				const char *p = e->v[i].policy, *n = e->v[i].nodes;
+				const char *ps = conds.v[c], *sc = scs.v[s];
+				static const char *const m[] = { "p50_ns", NULL, "p90_ns", "p99_ns",
+								 "p999_ns", "max_ns", "mean_ns",
+								 "count" };
+				const struct row *lo = run_find(r, "latency", p, n, ps, sc,
+								"median_ci95_lo_ns");
+				const struct row *hi = run_find(r, "latency", p, n, ps, sc,
+								"median_ci95_hi_ns");
+
+				row_start(d);
+				cell(d, p);
+				cell(d, n);
+				cell(d, ps);
+				cell(d, sc);
+				for (int k = 0; k < 8; k++) {
+					if (!m[k]) {
+						char a[32], b[32];
+						char *t;
+
+						fmt_num(a, sizeof(a), lo && lo->numeric ? lo->num : NAN);
+						fmt_num(b, sizeof(b), hi && hi->numeric ? hi->num : NAN);
+						t = lo && hi ? xasprintf("%s – %s", a, b) : xstrdup("n/a");
+						cell(d, t);
+						free(t);
+						continue;
+					}
+					const struct row *w = run_find(r, "latency", p, n, ps, sc, m[k]);
+
+					cell_num(d, w && w->numeric ? w->num : NAN);
+				}
+				row_end(d);
+			}
+			sl_free(&scs);
+		}
+		sl_free(&conds);
+	}
+	table_end(d);
+}
+
+static int embed_figure(struct doc *d, const char *tmpdir, const struct figure *f, bool no_plots)
+{
+	char *path = xasprintf("%s/%s.svg", tmpdir, f->name);
+	char *data;
+	size_t len;
+
+	sb_puts(&d->html, "<figure>\n");
+	sb_printf(&d->md, "**%s**", f->name);
+	if (!no_plots) {
+		if (read_file_all(path, &data, &len) < 0) {
+			fprintf(stderr, "labtool: %s: %s\n", path, strerror(errno));
+			free(path);
+			return -1;
+		}
+		sb_puts(&d->html, "<img width=\"960\" height=\"540\" alt=\"");
+		sb_html(&d->html, f->title);
+		sb_puts(&d->html, "\" src=\"data:image/svg+xml;base64,");
+		sb_base64(&d->html, (const unsigned char *)data, len);
+		sb_puts(&d->html, "\">\n");
+		free(data);
+		sb_printf(&d->md, "\n\n![%s](plots/%s.png)\n\n", f->name, f->name);
+	} else {
+		sb_puts(&d->md, " (plots not generated)\n\n");
+	}
+	sb_puts(&d->html, "<figcaption>");
+	both_text(d, f->caption);
+	if (!no_plots)
+		sb_printf(&d->html, " <a href=\"plots/%s.svg\">SVG</a> <a href=\"plots/%s.png\">PNG</a>",
+			  f->name, f->name);
+	sb_printf(&d->html, " Data: <code>plots/data/%s.dat</code>.", f->name);
+	sb_puts(&d->html, "</figcaption>\n</figure>\n");
+	sb_puts(&d->md, "\n\n");
+	free(path);
+	return 0;
+}
+
+static void sec_topology(struct doc *d, struct run *r)
+{
+	heading(d, 2, "topology", "Topology as the guest saw it");
+	if (!r->have_topo) {
+		para(d, "warn", "guest-topology.csv is missing from this run, so the guest's view of "
+				"its nodes is unknown.");
+		return;
+	}
+	para(d, NULL, "From the guest's own TOPO lines (guest-topology.csv): one row per NUMA node.");
+	table_start(d, (const char *const *)r->topo_csv.header, r->topo_csv.ncols);
+	for (size_t i = 0; i < r->topo_csv.nrows; i++) {
+		row_start(d);
+		for (size_t k = 0; k < r->topo_csv.ncols; k++)
+			cell(d, r->topo_csv.rows[i].field[k]);
+		row_end(d);
+	}
+	table_end(d);
+}
+
+static void sec_environment(struct doc *d, struct run *r)
+{
+	static const char *const known[][2] = {
+		{ "kernel_release", "kernel release" },
+		{ "series_hash", "kernel patch series (hash)" },
+		{ "qemu_version", "QEMU version" },
+		{ "accelerator", "accelerator" },
+		{ "host_cpus", "host CPUs" },
+		{ "topology_file", "topology file" },
+		{ "topology_hash", "topology file hash" },
+		{ "lab_commit", "lab commit" },
+		{ "start", "run started" },
+		{ "end", "run ended" },
+	};
+	static const char *const cols[] = { "what", "value" };
+	const size_t nk = sizeof(known) / sizeof(known[0]);
+
+	heading(d, 2, "environment", "Environment");
+	if (!r->have_meta) {
+		para(d, "warn", "meta.json is missing from this run: kernel, QEMU and accelerator "
+				"are unknown.");
+		return;
+	}
+	table_start(d, cols, 2);
+	for (size_t k = 0; k < nk; k++) {
+		const char *v = kv_get(&r->meta, known[k][0]);
+
+		row_start(d);
+		cell(d, known[k][1]);
+		cell(d, v ? v : "not recorded");
+		row_end(d);
+	}
+	for (size_t i = 0; i < r->meta.n; i++) {
+		bool is_known = false;
+
+		for (size_t k = 0; k < nk; k++)
+			is_known |= !strcmp(r->meta.v[i].key, known[k][0]);
+		if (is_known)
+			continue;
+		row_start(d);
+		cell(d, r->meta.v[i].key);
+		cell(d, r->meta.v[i].value);
+		row_end(d);
+	}
+	table_end(d);
+}
+
+static void tcg_caveat(struct doc *d, struct run *r)
+{
+	const char *acc = run_meta(r, "accelerator", NULL);
+
+	if (acc && strcmp(acc, "tcg"))
+		return;
+	para(d, "caveat",
+	     acc ? "**Emulated CPU (TCG).** Every timing in this report is an emulation timing: "
+		   "the guest's instructions are translated by QEMU, so latencies are far larger "
+		   "than on hardware and include translation overhead. Compare policies within "
+		   "this run, not with hardware numbers. QEMU does not make the \"slow\" nodes "
+		   "slow either, so tier differences are modeled from the HMAT figures, not "
+		   "measured."
+		 : "**Accelerator not recorded.** Treat every timing as an emulation timing until "
+		   "meta.json says otherwise.");
+}
+
+static void sec_limits(struct doc *d)
+{
+	heading(d, 2, "limits", "What the emulation can and cannot show");
+	sb_puts(&d->html, "<ul>\n");
+	static const char *const items[] = {
+		"The NUMA layout, node sizes and the HMAT latency/bandwidth tables are real to "
+		"the guest kernel: policy decisions, fallback order, placement and OOM behaviour "
+		"are the kernel's genuine behaviour on that layout.",
+		"Every guest page is ordinary host memory. A PMEM or CXL node is exactly as fast "
+		"as a DRAM node here, so measured timings cannot show tier differences; the "
+		"\"modeled\" figures combine the measured placement with the HMAT numbers.",
+		"Under TCG the CPU is emulated: fault latencies include translation overhead and "
+		"host effects (host page faults on first touch, scheduling on a shared host). "
+		"Confidence intervals capture run-to-run noise, not the emulation bias.",
+		"The machine is small: capacities are in MiB, so fill curves and OOM thresholds "
+		"are scaled-down versions of what a real machine would show.",
+	};
+	for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+		sb_puts(&d->html, "<li>");
+		sb_html(&d->html, items[i]);
+		sb_puts(&d->html, "</li>\n");
+		sb_puts(&d->md, "- ");
+		sb_md(&d->md, items[i]);
+		sb_puts(&d->md, "\n");
+	}
+	sb_puts(&d->html, "</ul>\n");
+	sb_puts(&d->md, "\n");
+}
+
+static void sec_checks(struct doc *d, struct run *r)
+{
+	static const char *const cols[] = { "boot", "result", "#", "check", "note" };
+	size_t ok = 0, fail = 0, skip = 0, rows = 0;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!strcmp(r->rows[i].f[COL_BENCH], "check"))
+			rows++;
+	heading(d, 2, "checks", "Semantic checks (TAP)");
+	if (!r->ntaps && !rows) {
+		para(d, NULL, "This run recorded no TAP checks (no TAP lines in raw/channel-*.log, no "
+			      "bench=check rows).");
+		return;
+	}
+	for (size_t i = 0; i < r->ntaps; i++) {
+		if (!strncmp(r->taps[i].directive, "SKIP", 4))
+			skip++;
+		else if (r->taps[i].ok)
+			ok++;
+		else
+			fail++;
+	}
+	if (r->ntaps) {
+		char *s = xasprintf("%s%zu passed, %zu failed, %zu skipped (from raw/channel-*.log).%s",
+				    fail ? "**" : "", ok, fail, skip, fail ? "**" : "");
+
+		para(d, fail ? "warn" : NULL, s);
+		free(s);
+		table_start(d, cols, 5);
+		for (size_t i = 0; i < r->ntaps; i++) {
+			const struct tap *t = &r->taps[i];
+			char num[24];
+
+			snprintf(num, sizeof(num), "%ld", t->number);
+			row_start(d);
+			cell(d, t->boot);
+			cell(d, !strncmp(t->directive, "SKIP", 4) ? "skip" : t->ok ? "ok" : "NOT OK");
+			cell(d, num);
+			cell(d, t->text);
+			cell(d, t->directive);
+			row_end(d);
+		}
+		table_end(d);
+	}
+	if (rows) {
+		static const char *const c2[] = { "boot", "boot status", "policy", "metric", "value" };
+
+		para(d, NULL, "Check counts from summary.csv (bench=check):");
+		table_start(d, c2, 5);
+		for (size_t i = 0; i < r->nrows; i++) {
+			struct row *w = &r->rows[i];
+
+			if (strcmp(w->f[COL_BENCH], "check"))
+				continue;
+			w->used = true;
+			row_start(d);
+			cell(d, w->f[COL_BOOT_ID]);
+			cell(d, w->f[COL_BOOT_STATUS]);
+			cell(d, w->f[COL_POLICY]);
+			cell(d, w->f[COL_METRIC]);
+			cell(d, w->f[COL_VALUE]);
+			row_end(d);
+		}
+		table_end(d);
+	}
+}
+
+static void sec_boot_problems(struct doc *d, struct run *r)
+{
+	struct strlist boots = { 0 };
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok"))
+			sl_add(&boots, r->rows[i].f[COL_BOOT_ID]);
+	for (size_t b = 0; b < boots.n; b++) {
+		size_t n = 0;
+		const char *status = "";
+
+		for (size_t i = 0; i < r->nrows; i++)
+			if (!strcmp(r->rows[i].f[COL_BOOT_ID], boots.v[b]) &&
+			    strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok")) {
+				n++;
+				status = r->rows[i].f[COL_BOOT_STATUS];
+			}
+		char *s = xasprintf("**Boot %s ended %s.** Its %zu rows are left out of the tables and "
+				    "figures and listed under \"All figures\".",
+				    boots.v[b], status, n);
+
+		para(d, "warn", s);
+		free(s);
+	}
+	sl_free(&boots);
+}
+
+static void all_rows_table(struct doc *d, struct run *r)
+{
+	static const char *const cols[] = { "bench", "policy", "nodes", "page size", "scenario",
+					    "metric", "value", "unit", "boot", "boot status" };
+	static const enum row_col cc[] = { COL_BENCH, COL_POLICY, COL_NODES, COL_PAGESIZE,
+					   COL_SCENARIO, COL_METRIC, COL_VALUE, COL_UNIT,
+					   COL_BOOT_ID, COL_BOOT_STATUS };
+	size_t unused = 0;
+	struct doc only_html = { 0 }, only_md = { 0 };
+
+	for (size_t i = 0; i < r->nrows; i++)
+		unused += !r->rows[i].used;
+	heading(d, 2, "all-figures", "All figures");
+	/* HTML: every row; Markdown: only the rows shown nowhere else. */
+	char *s = xasprintf("summary.csv holds %zu rows; %zu of them appear in no table or figure "
+			    "above (unknown benchmarks or metrics, or rows of failed boots).",
+			    r->nrows, unused);
+
+	para(d, NULL, s);
+	free(s);
+	table_start(&only_html, cols, 10);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *w = &r->rows[i];
+
+		sb_printf(&only_html.html, "<tr%s>", w->used ? "" : " class=\"unshown\"");
+		for (size_t k = 0; k < 10; k++) {
+			sb_puts(&only_html.html, k == 6 && w->numeric ? "<td class=\"num\">" : "<td>");
+			sb_html(&only_html.html, w->f[cc[k]]);
+			sb_puts(&only_html.html, "</td>");
+		}
+		sb_puts(&only_html.html, "</tr>\n");
+	}
+	table_end(&only_html);
+	sb_puts(&d->html, "<details><summary>Show all rows</summary>\n");
+	sb_puts(&d->html, only_html.html.s);
+	sb_puts(&d->html, "</details>\n");
+	if (unused) {
+		sb_puts(&d->md, "Rows shown nowhere above (report.html lists all rows):\n\n");
+		table_start(&only_md, cols, 10);
+		for (size_t i = 0; i < r->nrows; i++) {
+			if (r->rows[i].used)
+				continue;
+			row_start(&only_md);
+			for (size_t k = 0; k < 10; k++)
+				cell(&only_md, r->rows[i].f[cc[k]]);
+			row_end(&only_md);
+		}
+		table_end(&only_md);
+		sb_puts(&d->md, only_md.md.s);
+	}
+	sb_free(&only_html.html);
+	sb_free(&only_html.md);
+	sb_free(&only_md.html);
+	sb_free(&only_md.md);
+}
+
+static int build_docs(struct run *r, const struct report_opts *o, const char *tmpdir,
+		      const struct entries *e, const struct headline *h, const struct figures *figs,
+		      struct doc *d)
+{
+	const char *topo = run_topology(r);
+	const char *kernel = run_meta(r, "kernel_release", NULL);
+	const char *acc = run_meta(r, "accelerator", NULL);
+	struct sbuf rec = { 0 };
+	char *s;
+
+	sb_puts(&d->html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+			  "img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
+			  "<title>tierlab report: ");
+	sb_html(&d->html, r->name);
+	sb_puts(&d->html, "</title>\n<style>\n");
+	sb_puts(&d->html, css);
+	sb_puts(&d->html, "</style>\n</head>\n<body>\n<h1>tierlab report: ");
+	sb_html(&d->html, r->name);
+	sb_puts(&d->html, "</h1>\n<p class=\"sub\">");
+	sb_puts(&d->md, "# tierlab report: ");
+	sb_md(&d->md, r->name);
+	sb_puts(&d->md, "\n\n");
+	s = xasprintf("Topology %s · kernel %s · accelerator %s · %zu policy entries · %zu summary rows", topo,
+		      kernel ? kernel : "(not recorded)", acc ? acc : "(not recorded)", e->n,
+		      r->nrows);
+	both_text(d, s);
+	free(s);
+	sb_puts(&d->html, "</p>\n<nav><a href=\"#headline\">headline</a><a href=\"#figures\">"
+			  "figures</a><a href=\"#topology\">topology</a><a href=\"#environment\">"
+			  "environment</a><a href=\"#limits\">limits</a><a href=\"#checks\">checks"
+			  "</a><a href=\"#all-figures\">all figures</a></nav>\n");
+	sb_puts(&d->md, "\n\n");
+
+	heading(d, 2, "answer", "Which policy?");
+	recommendation(r, e, h, &rec);
+	para(d, "answer", rec.s);
+	sb_free(&rec);
+	tcg_caveat(d, r);
+	sec_boot_problems(d, r);
+	sec_headline(d, r, e, h);
+	sec_latency(d, r, e);
+
+	heading(d, 2, "figures", "Figures");
+	if (!figs->n)
+		para(d, NULL, "This run has no data for any figure.");
+	if (o->no_plots && figs->n)
+		para(d, NULL, "Plots were not generated (--no-plots); the data files are in plots/data/.");
+	for (size_t i = 0; i < figs->n; i++)
+		if (embed_figure(d, tmpdir, &figs->v[i], o->no_plots) < 0)
+			return -1;
+	sec_topology(d, r);
+	sec_environment(d, r);
+	sec_limits(d);
+	sec_checks(d, r);
+	all_rows_table(d, r);
+
+	sb_puts(&d->html, "<footer><p>Generated by <code>labtool report</code> from this run's "
+			  "summary.csv, guest-topology.csv, meta.json and raw/ alone; regenerate "
+			  "with <code>make report RUN=");
+	sb_html(&d->html, r->dir);
+	sb_puts(&d->html, "</code>.</p>\n<p id=\"image-check\" data-state=\"pending\">Figures not "
+			  "checked yet.</p></footer>\n");
+	sb_puts(&d->html, image_check_js);
+	sb_puts(&d->html, "</body>\n</html>\n");
+	sb_puts(&d->md, "\n---\nGenerated by `labtool report` from this run's files alone; "
+			"regenerate with `make report RUN=");
+	sb_md(&d->md, r->dir);
+	sb_puts(&d->md, "`.\n");
+	return 0;
+}
+
+/* Replace <run>/plots by the freshly built directory, never leaving a mix. */
+static int swap_plots(const char *dir, const char *tmpdir)
+{
+	char *final = xasprintf("%s/plots", dir);
+	char *old = xasprintf("%s/.plots.old-%ld", dir, (long)getpid());
+	struct stat sb;
+	int rc = -1;
+	bool had_old = stat(final, &sb) == 0;
+
+	if (had_old && rename(final, old) < 0) {
+		fprintf(stderr, "labtool: cannot move %s aside: %s\n", final, strerror(errno));
+		goto out;
+	}
+	if (rename(tmpdir, final) < 0) {
+		fprintf(stderr, "labtool: cannot rename %s to %s: %s\n", tmpdir, final,
+			strerror(errno));
+		if (had_old && rename(old, final) < 0)
+			fprintf(stderr, "labtool: old plots left in %s\n", old);
+		goto out;
+	}
+	if (had_old && remove_tree(old) < 0)
+		fprintf(stderr, "labtool: warning: cannot remove %s: %s\n", old, strerror(errno));
+	rc = 0;
+out:
+	free(final);
+	free(old);
+	return rc;
+}
+
+int report_run(const char *dir, const struct report_opts *o)
+{
+	struct run r;
+	struct entries e;
+	struct headline h;
+	struct figures figs = { 0 };
+	struct doc d = { 0 };
+	char *tmpdir = NULL, *datadir = NULL, *suffix = NULL;
+	int rc = 1;
+
+	if (run_load(dir, &r) < 0)
+		return 65;
+	collect_entries(&r, &e);
+	compute_headline(&r, &e, &h);
+	{
+		const char *kernel = run_meta(&r, "kernel_release", NULL);
+
+		suffix = xasprintf("%s, kernel %s", run_topology(&r), kernel ? kernel : "not recorded");
+	}
+	tmpdir = xasprintf("%s/.plots.tmp-%ld", r.dir, (long)getpid());
+	datadir = xasprintf("%s/data", tmpdir);
+	if (remove_tree(tmpdir) < 0 || mkdir(tmpdir, 0755) < 0 || mkdir(datadir, 0755) < 0) {
+		fprintf(stderr, "labtool: cannot create %s: %s\n", datadir, strerror(errno));
+		rc = 74;
+		goto out;
+	}
+	if (make_figures(&r, &e, o->scripts, tmpdir, suffix, o->no_plots, &figs) < 0) {
+		rc = 70;
+		goto out;
+	}
+	if (build_docs(&r, o, tmpdir, &e, &h, &figs, &d) < 0) {
+		rc = 70;
+		goto out;
+	}
+	if (swap_plots(r.dir, tmpdir) < 0) {
+		rc = 74;
+		goto out;
+	}
+	free(tmpdir);
+	tmpdir = NULL;
+	for (int k = 0; k < 2; k++) {
+		char *path = xasprintf("%s/report.%s", r.dir, k ? "md" : "html");
+		struct sbuf *b = k ? &d.md : &d.html;
+
+		if (write_file_atomic(path, b->s, b->len) < 0) {
+			fprintf(stderr, "labtool: %s: %s\n", path, strerror(errno));
+			free(path);
+			rc = 74;
+			goto out;
+		}
+		printf("%s\n", path);
+		free(path);
+	}
+	rc = 0;
+out:
+	if (tmpdir)
+		remove_tree(tmpdir);
+	free(tmpdir);
+	free(datadir);
+	free(suffix);
+	sb_free(&d.html);
+	sb_free(&d.md);
+	figures_free(&figs);
+	headline_free(&h);
+	entries_free(&e);
+	run_free(&r);
+	return rc;
+}
