@@ -25,29 +25,17 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 B := build
 all: host guest
 
-# Every Debian package the lab needs, in one place.  deps-build: to build and
-# run; deps-test: extra for `make test`.
-DEPS_BUILD := linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev \
-	cpio xz-utils gzip kmod qemu-system-x86 busybox-static libyaml-dev \
-	fio stress-ng numactl gnuplot-nox git
-DEPS_TEST := clang libclang-rt-14-dev chromium
-DEPS_OPTIONAL := linux-source-6.1
-
 include lab/lab.mk
 include bench/bench.mk
 include guest/guest.mk
 
-.PHONY: all host guest deps deps-test test unit report bench-lab kernel clean help print-deps
+.PHONY: all host guest deps deps-test test unit report bench-lab kernel clean help
 
-print-deps:
-	@echo $(DEPS_BUILD)
-print-deps-test:
-	@echo $(DEPS_TEST)
-
+# The package list lives in lab/packages.
 deps:
-	@lab/deps.sh $(DEPS_BUILD)
-deps-test: deps
-	@lab/deps.sh $(DEPS_TEST)
+	@lab/deps.sh build
+deps-test:
+	@lab/deps.sh build test
 
 kernel:
 	@kernel/build.sh >/dev/null

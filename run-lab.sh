@@ -88,8 +88,7 @@ for t in "${topologies[@]}"; do
 done
 
 # --- packages and host tools ---------------------------------------------------
-# shellcheck disable=SC2046
-"$lab/lab/deps.sh" $(make -s -C "$lab" print-deps) || exit 1
+"$lab/lab/deps.sh" build || exit 1
 say "building host tools and guest binaries"
 buildlog=$(mktemp "${TMPDIR:-/tmp}/tierlab-make.XXXXXX")
 trap 'rm -f "$buildlog"' EXIT

@@ -16,6 +16,7 @@ trap 'rm -rf "$stage"' EXIT
 
 mkdir -p "$stage"/{bin,sbin,proc,sys,dev,tmp,lab,etc,root}
 cp /bin/busybox "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
 cp "$here/init" "$stage/init"
 for f in "$bindir"/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$stage/bin/"
