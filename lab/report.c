@@ -255,7 +255,8 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 				continue;
 			w->used = true;
 			l->oom_tests++;
-			if (strcmp(w->f[COL_VALUE], "completed"))
+			/* killed or faulted: ENOMEM is a refusal the program can handle */
+			if (oom_outcome_rank(w->f[COL_VALUE]) >= oom_outcome_rank("sigbus"))
 				l->oom_bad++;
 			if (!l->oom_worst || oom_outcome_rank(w->f[COL_VALUE]) >
 						     oom_outcome_rank(l->oom_worst))
@@ -333,14 +334,16 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 	}
 	if (best < 0) {
 		sb_puts(b, "No policy can be recommended from this run: ");
-		sb_puts(b, h->have_fb ? "every policy with a placement figure also had an OOM outcome."
+		sb_puts(b, h->have_fb ? "every policy with a placement figure was also OOM-killed or got "
+					"SIGBUS in some OOM test."
 				      : "it has no placement figures (bench fallback, metric preferred_frac).");
 	} else {
 		const struct headline_line *l = &h->lines[best];
 
 		fmt_num(v1, sizeof(v1), 100 * l->pref);
 		sb_printf(b, "**%s** keeps the largest share of its pages on the preferred nodes "
-			     "without an OOM: %s%% (%s pages, scenario %s)",
+			     "without being OOM-killed or getting SIGBUS in any OOM test: %s%% (%s pages, "
+			     "scenario %s)",
 			  e->v[best].label, v1, h->fb_ps, h->fb_sc);
 		sb_puts(b, l->oom_tests ? "" : " — but its OOM behaviour was not measured");
 		sb_puts(b, ".");
@@ -349,8 +352,9 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 
 			if (o->oom_bad && !isnan(o->pref) && o->pref > l->pref) {
 				fmt_num(v1, sizeof(v1), 100 * o->pref);
-				sb_printf(b, " %s keeps more (%s%%) but ended %s in %zu of %zu OOM tests.",
-					  e->v[i].label, v1, o->oom_worst, o->oom_bad, o->oom_tests);
+				sb_printf(b, " %s keeps more (%s%%) but was OOM-killed or got SIGBUS in "
+					     "%zu of %zu OOM tests.",
+					  e->v[i].label, v1, o->oom_bad, o->oom_tests);
 			}
 		}
 	}

@@ -290,7 +290,11 @@ void fmt_num(char *buf, size_t n, double v)
 	}
 	if (v == 0)
 		v = 0; /* no "-0" */
-	snprintf(buf, n, "%.4g", v);
+	/* whole numbers from 1000 up read better without an exponent */
+	if (fabs(v) >= 1000 && fabs(v) < 1e15)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.4g", v);
 }
 
 bool intervals_overlap(double lo1, double hi1, double lo2, double hi2)
