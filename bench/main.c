@@ -184,21 +184,23 @@ static void default_preferred(struct opts *o, bool label_given)
 static const struct bench *current;
 static int timeout_secs;
 
-/* Timeout or termination: restore knobs, say so in TAP, take the children down. */
+/* Timeout or termination: take the children down, restore knobs, say so in TAP. */
 static void on_fatal(int sig)
 {
+	int n = tap_count_so_far() + 1, len;
 	char line[160];
-	int len;
 
+	children_kill();
 	knobs_restore();
+
+	/* snprintf is not async-signal-safe by POSIX, but glibc's does not
+	 * allocate for these conversions; the alternative is no TAP line */
 	len = snprintf(line, sizeof(line),
-		       "TAP not ok 999 - %s %s after %d s\nTAP 1..999\n",
+		       "TAP not ok %d - %s %s (timeout %d s)\nTAP 1..%d\n", n,
 		       current ? current->name : "tierbench",
-		       sig == SIGALRM ? "timed out" : "terminated", timeout_secs);
+		       sig == SIGALRM ? "timed out" : "terminated", timeout_secs, n);
 	if (write(1, line, (size_t)len) < 0)
-		_exit(1);
-	signal(SIGTERM, SIG_IGN);
-	kill(0, SIGTERM);
+		_exit(2);
 	_exit(1);
 }
 

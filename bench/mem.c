@@ -141,6 +141,44 @@ static void set_oom_adj(int adj)
 		close(fd);
 }
 
+/* Children alive now, for the timeout path (main.c) to kill: never kill(0),
+ * which would also hit the shell that started us. */
+#define MAX_LIVE 8
+static volatile pid_t live[MAX_LIVE];
+
+static void live_add(pid_t pid)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (!live[i]) {
+			live[i] = pid;
+			return;
+		}
+}
+
+static void live_del(pid_t pid)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live[i] == pid)
+			live[i] = 0;
+}
+
+void children_kill(void)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live[i] > 0)
+			kill(live[i], SIGKILL);
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live[i] > 0)
+			waitpid(live[i], NULL, 0);
+}
+
+void child_signals(void)
+{
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+}
+
 /* ---- filler ---- */
 
 static long fill_node(int node, long headroom_mib)
@@ -198,6 +236,7 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 	}
 	if (f->pid == 0) {
 		close(pfd[0]);
+		child_signals();
 		/* killable, but after the case child (+500) */
 		set_oom_adj(-900);
 		ns_for_each(n, nodes) {
@@ -212,6 +251,7 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 		for (;;)
 			pause();
 	}
+	live_add(f->pid);
 	close(pfd[1]);
 	r = read(pfd[0], &total, sizeof(total));
 	close(pfd[0]);
@@ -229,6 +269,7 @@ void filler_stop(struct filler *f)
 	if (f->pid > 0) {
 		kill(f->pid, SIGKILL);
 		waitpid(f->pid, NULL, 0);
+		live_del(f->pid);
 	}
 	f->pid = -1;
 }
@@ -308,12 +349,14 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 	if (pid == 0) {
 		int rc;
 
+		child_signals();
 		/* the parent is protected (-1000); the case must be the victim */
 		set_oom_adj(500);
 		rc = fn(arg, sh);
 		out_flush();
 		_exit(rc);
 	}
+	live_add(pid);
 	for (;;) {
 		int w = waitpid(pid, &status, WNOHANG);
 		struct timespec ts = { 0, 5 * 1000 * 1000 };
@@ -328,6 +371,7 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 			msg("case child %d exceeded %d s; killing it", pid, timeout_secs);
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
+			live_del(pid);
 			sh->secs = (double)(now_ns() - t0) / 1e9;
 			if (kfd >= 0)
 				close(kfd);
@@ -335,6 +379,7 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 		}
 		nanosleep(&ts, NULL);
 	}
+	live_del(pid);
 	sh->secs = (double)(now_ns() - t0) / 1e9;
 	if (WIFEXITED(status)) {
 		switch (WEXITSTATUS(status)) {

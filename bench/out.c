@@ -102,6 +102,11 @@ void tap_plan(void)
 	printf("TAP 1..%d\n", tap_count);
 }
 
+int tap_count_so_far(void)
+{
+	return tap_count;
+}
+
 int tap_failures(void)
 {
 	return tap_failed;

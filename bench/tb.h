@@ -78,6 +78,7 @@ void tap_skip(const char *reason, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tap_plan(void);
 int tap_failures(void);
+int tap_count_so_far(void);	/* async-signal-safe */
 void out_hist(const struct rowkey *k, int rep, const struct hist *h);
 void out_set_nodes(const char *label, const struct nodeset *ns);
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -168,6 +169,10 @@ struct filler {
 	int pid;
 	long mib;
 };
+/* Children take SIGTERM/SIGINT by default: only the harness reports. */
+void child_signals(void);
+/* SIGKILL every case child and filler alive (async-signal-safe). */
+void children_kill(void);
 int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib);
 void filler_stop(struct filler *f);
 
