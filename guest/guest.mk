@@ -7,6 +7,13 @@ $(B)/guest/labrun: guest/labrun.c $(GUEST_FRAME) guest/frame.h
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ guest/labrun.c $(GUEST_FRAME) $(GUEST_LIBS)
 
+# topoprobe prints the guest's view of its NUMA machine (TOPO lines), which
+# labtool check-guest compares with the topology file.
+GUEST_BINS += $(B)/guest/topoprobe
+$(B)/guest/topoprobe: guest/topoprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ guest/topoprobe.c $(GUEST_LIBS)
+
 # Programs from Debian that go into the initramfs with the shared libraries
 # they resolve to.
 GUEST_PROGRAMS := fio stress-ng numactl numastat
