@@ -12,16 +12,32 @@
 
 #define MIB (1024UL * 1024)
 
-const char *scenario_begin(const struct opts *o, enum scenario sc,
-			   struct filler *f, char *why, size_t len)
+static void free_rows(const char *bench, enum scenario sc, const struct filler *f)
+{
+	struct rowkey k = { bench, "-", "-", scenario_names[sc] };
+	struct nodeset mem;
+	char metric[48];
+
+	out_row(&k, "filler_mib", (double)f->mib, "MiB");
+	mem_nodes(&mem);
+	ns_for_each(n, &mem) {
+		snprintf(metric, sizeof(metric), "free_mib_node%d", n);
+		out_row(&k, metric, (double)node_meminfo_kib(n, "MemFree") / 1024, "MiB");
+	}
+}
+
+const char *scenario_begin(const struct opts *o, const char *bench,
+			   enum scenario sc, struct filler *f, char *why, size_t len)
 {
 	struct nodeset fill;
 	long total;
 
 	f->pid = -1;
 	f->mib = 0;
-	if (sc == SC_FREE)
+	if (sc == SC_FREE) {
+		free_rows(bench, sc, f);
 		return NULL;
+	}
 	if (sc == SC_FULL)
 		fill = o->preferred;
 	else
@@ -39,6 +55,7 @@ const char *scenario_begin(const struct opts *o, enum scenario sc,
 	}
 	msg("scenario %s: filler pid %d holds %ld MiB, leaving ~%ld MiB per node",
 	    scenario_names[sc], f->pid, f->mib, o->headroom_mib);
+	free_rows(bench, sc, f);
 	return NULL;
 }
 

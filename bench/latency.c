@@ -122,7 +122,7 @@ static int run_latency(const struct opts *o)
 
 		if (!(o->scen_mask & 1u << sc))
 			continue;
-		if (scenario_begin(o, sc, &f, why, sizeof(why))) {
+		if (scenario_begin(o, "latency", sc, &f, why, sizeof(why))) {
 			tap_skip(why, "latency scenario %s", scenario_names[sc]);
 			continue;
 		}

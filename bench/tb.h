@@ -203,8 +203,9 @@ long smaps_anon_huge_kib(void *addr);
 /* ---- shared case plumbing (cases.c) ---- */
 #define MAX_NODE 63	/* per-node arrays; nodes above are not reported */
 /* Why a scenario cannot run here, or NULL; starts the filler it needs. */
-const char *scenario_begin(const struct opts *o, enum scenario sc,
-			   struct filler *f, char *why, size_t len);
+/* Rows (bench @bench, policy -): filler_mib and free_mib_node<N> after it. */
+const char *scenario_begin(const struct opts *o, const char *bench,
+			   enum scenario sc, struct filler *f, char *why, size_t len);
 void scenario_end(struct filler *f);
 /* Why a page size cannot run here, or NULL. */
 const char *pagesize_unavailable(enum pagesize ps, char *why, size_t len);
