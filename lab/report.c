@@ -805,8 +805,10 @@ static int fig_stacked(struct plotctx *c, const char *bench, const char *ps, con
 	dat_str(d, "bar");
 	for (size_t k = 0; k < nn; k++) {
 		const char *tier = node_tier(c->r, nodes[k]);
-		char *h = tier ? xasprintf("node %ld (%s)", nodes[k], tier)
-			       : xasprintf("node %ld", nodes[k]);
+		bool numeric = tier && *tier && strspn(tier, "0123456789") == strlen(tier);
+		char *h = numeric ? xasprintf("node %ld (tier %s)", nodes[k], tier)
+			  : tier && *tier ? xasprintf("node %ld (%s)", nodes[k], tier)
+					  : xasprintf("node %ld", nodes[k]);
 
 		dat_str(d, h);
 		free(h);
