@@ -1193,7 +1193,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 {
 	struct marks *mk = calloc(1, sizeof(*mk));
 	const struct ynode *y, *list;
-	bool ids_ok = true, cpus_ok;
+	bool ids_ok = true, cpus_ok, all_cpus_ok = true;
 	int N;
 	uint64_t u, seen_cpus = 0;
 	char p[160], fp[160];
@@ -1308,6 +1308,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 		if ((y = map_get(m, "cpus"))) {
 			PATH(fp, "%s.cpus", p);
 			cpus_set_ok = get_cpus(c, y, fp, t->ncpus, &n->cpus);
+			all_cpus_ok &= cpus_set_ok;
 			if (cpus_set_ok) {
 				uint64_t both = n->cpus & seen_cpus;
 
@@ -1342,7 +1343,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 	if (!ids_ok)
 		goto out;
 
-	if (cpus_ok) {
+	if (cpus_ok && all_cpus_ok) {
 		uint64_t all = t->ncpus == 64 ? UINT64_MAX : (1ULL << t->ncpus) - 1;
 		uint64_t missing = all & ~seen_cpus;
 
