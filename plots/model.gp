@@ -12,8 +12,8 @@ set boxwidth 0.6
 set yrange [0:*]
 set grid ytics lc rgb "#dddddd"
 set xtics rotate by -30
-set offsets 0.5, 0.5, 0, 0
-set bmargin 7
+set offsets 0.5, 0.5, graph 0.1, 0
+set bmargin 10
 do for [fmt in "svg png"] {
 	if (fmt eq "svg") {
 		set terminal svg size 960,540 noenhanced font "DejaVu Sans,11" background "#ffffff"

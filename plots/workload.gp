@@ -13,7 +13,7 @@ set boxwidth 0.6
 set yrange [0:*]
 set grid ytics lc rgb "#dddddd"
 set xtics rotate by -20
-set offsets 0.5, 0.5, 0, 0
+set offsets 0.5, 0.5, graph 0.1, 0
 set bmargin 8
 do for [fmt in "svg png"] {
 	if (fmt eq "svg") {
