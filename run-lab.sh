@@ -20,6 +20,11 @@
 #   --idle-timeout S      kill a boot silent for S seconds (default 300)
 #   --boot-timeout S      kill a boot running longer than S seconds (default 3600)
 #   --results DIR         where run directories go (default: results)
+#   --step-timeout S      kill a guest step running longer than S seconds
+#                         (default: by profile; for --exec, the boot timeout)
+#   -j N                  run up to N boots at once (default 1)
+#   --resume RUN-DIR      finish an interrupted run: redo only the boots that
+#                         did not complete, with the run's original options
 #   --print-qemu          print the QEMU command line for each topology and exit
 #   -q                    no progress lines
 #   -h, --help            this text
@@ -32,6 +37,7 @@ lab=$(cd "$(dirname "$0")" && pwd)
 start=$SECONDS
 quiet=0 profile=default benches=default workloads=none exec_cmd= kernel=patched
 accel=auto boots=1 idle_timeout=300 boot_timeout=3600 results=results print_qemu=0
+step_timeout= jobs=1 resume=
 adds=() topologies=()
 
 die() { echo "run-lab: $*" >&2; exit "${rc:-2}"; }
@@ -41,6 +47,14 @@ usage() { sed -n '2,/^set -e/{/^#/s/^# \{0,1\}//p}' "$0"; }
 need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 is_count() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
 
+if [ "${1:-}" = --resume ]; then
+	[ $# -eq 2 ] || die "--resume takes exactly one run directory and no other option"
+	resume=${2%/}
+	[ -f "$resume/run.args" ] || rc=66 die "$resume: not a run directory (no run.args)"
+	# The run's own options, as they were given (NUL-separated).
+	mapfile -d '' -t saved < "$resume/run.args"
+	set -- "${saved[@]}"
+fi
 if [ "${1:-}" = compare ]; then
 	shift
 	make -s -C "$lab" host >/dev/null
@@ -60,6 +74,10 @@ while [ $# -gt 0 ]; do
 	--idle-timeout) need_value "$@"; idle_timeout=$2; shift ;;
 	--boot-timeout) need_value "$@"; boot_timeout=$2; shift ;;
 	--results) need_value "$@"; results=$2; shift ;;
+	--step-timeout) need_value "$@"; step_timeout=$2; shift ;;
+	-j) need_value "$@"; jobs=$2; shift ;;
+	-j[0-9]*) jobs=${1#-j} ;;
+	--resume) die "--resume takes exactly one run directory and no other option" ;;
 	--print-qemu) print_qemu=1 ;;
 	-q) quiet=1 ;;
 	-h | --help) usage; exit 0 ;;
@@ -76,6 +94,8 @@ case $accel in auto | tcg | kvm) ;; *) die "--accel: '$accel' is not auto, tcg o
 is_count "$boots" || die "--boots: '$boots' is not a positive integer"
 is_count "$idle_timeout" || die "--idle-timeout: '$idle_timeout' is not a positive number of seconds"
 is_count "$boot_timeout" || die "--boot-timeout: '$boot_timeout' is not a positive number of seconds"
+[ -z "$step_timeout" ] || is_count "$step_timeout" || die "--step-timeout: '$step_timeout' is not a positive number of seconds"
+is_count "$jobs" || die "-j: '$jobs' is not a positive integer"
 if [ -n "$exec_cmd" ] && { [ "$benches" != default ] || [ "$workloads" != none ]; }; then
 	die "--exec runs one command instead of the benchmarks; it conflicts with --benches/--workloads"
 fi
@@ -83,9 +103,13 @@ for a in "${adds[@]+"${adds[@]}"}"; do
 	[ -f "$a" ] && [ -r "$a" ] || rc=66 die "--add: $a: not a readable file"
 done
 [ ${#topologies[@]} -gt 0 ] || topologies=("$lab/topologies/dram-pmem.yaml")
-for t in "${topologies[@]}"; do
-	[ -r "$t" ] || rc=66 die "$t: no such readable topology file"
+for i in "${!topologies[@]}"; do
+	t=${topologies[i]}
+	[ -f "$t" ] && [ -r "$t" ] || rc=66 die "$t: no such readable topology file"
+	# absolute, so a resumed run finds them from anywhere
+	topologies[i]=$(realpath "$t")
 done
+for a in "${!adds[@]}"; do adds[a]=$(realpath "${adds[a]}"); done
 
 # --- packages and host tools ---------------------------------------------------
 "$lab/lab/deps.sh" build || exit 1
@@ -165,14 +189,32 @@ esac
 say "accelerator: $accel"
 
 # --- the run directory ---------------------------------------------------------
-mkdir -p "$results" 2>/dev/null && [ -w "$results" ] || die "$results: cannot create or write the results directory"
-first=$(basename "${topologies[0]}" .yaml)
-[ ${#topologies[@]} -eq 1 ] || first=multi
-run=$results/$first-$(date +%Y%m%d-%H%M%S)
-while [ -e "$run" ]; do run=$run-x; done
-mkdir -p "$run/raw" "$run/work"
+if [ -n "$resume" ]; then
+	run=$resume
+	[ -w "$run" ] || die "$run: the run directory is not writable"
+	say "resuming $run"
+else
+	mkdir -p "$results" 2>/dev/null && [ -w "$results" ] || die "$results: cannot create or write the results directory"
+	first=$(basename "${topologies[0]}" .yaml)
+	[ ${#topologies[@]} -eq 1 ] || first=multi
+	run=$results/$first-$(date +%Y%m%d-%H%M%S)
+	while [ -e "$run" ]; do run=$run-x; done
+	mkdir -p "$run/raw" || die "$run: cannot create the run directory"
+	# The options in canonical form, for --resume.
+	canon=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
+		--accel "$accel" --boots "$boots" --idle-timeout "$idle_timeout"
+		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
+	[ -z "$step_timeout" ] || canon+=(--step-timeout "$step_timeout")
+	[ -z "$exec_cmd" ] || canon+=(--exec "$exec_cmd")
+	[ "$quiet" = 0 ] || canon+=(-q)
+	for a in "${adds[@]+"${adds[@]}"}"; do canon+=(--add "$a"); done
+	printf '%s\0' "${canon[@]}" -- "${topologies[@]}" > "$run/run.args.tmp" &&
+		mv "$run/run.args.tmp" "$run/run.args" || die "$run: cannot write run.args (disk full?)"
+	date -Is > "$run/started"
+fi
+mkdir -p "$run/work"
 trap 'rm -f "$buildlog"; rm -rf "$run/work"' EXIT
-started=$(date -Is)
+started=$(cat "$run/started")
 
 # plan_token: percent-encode one plan token
 plan_token() {
@@ -184,65 +226,116 @@ plan_token() {
 	printf '%s' "$out"
 }
 
-worst=0
-boot_no=0
-total=$((${#topologies[@]} * boots))
-for t in "${topologies[@]}"; do
+# One boot: plan, initramfs, QEMU under the watchdog, collect.  Leaves
+# boots/ID.status when it completed (whatever its outcome), which is what
+# --resume looks for; an interrupted boot leaves none and is redone.
+do_boot() {
+	local id=$1 t=$2 name stage qrc=0 qstatus crc=0 line erc
 	name=$(basename "$t" .yaml)
-	for rep in $(seq 1 "$boots"); do
-		boot_no=$((boot_no + 1))
-		id=$boot_no
-		stage=$run/work/boot-$id
-		mkdir -p "$stage/root/lab" "$stage/root/bin"
-		if [ -n "$exec_cmd" ]; then
-			{
-				echo "boot $id"
-				echo "step exec $boot_timeout sh -c $(plan_token "$exec_cmd")"
-			} > "$stage/root/lab/plan"
+	stage=$run/work/boot-$id
+	rm -rf "$stage"
+	mkdir -p "$stage/root/lab" "$stage/root/bin"
+	if [ -n "$exec_cmd" ]; then
+		{
+			echo "boot $id"
+			echo "step exec ${step_timeout:-$boot_timeout} sh -c $(plan_token "$exec_cmd")"
+		} > "$stage/root/lab/plan"
+	else
+		"$labtool" plan "$t" --boot-id "$id" --profile "$profile" ${step_timeout:+--step-timeout "$step_timeout"} \
+			--benches "$benches" --workloads "$workloads" > "$stage/root/lab/plan" || return 2
+	fi
+	for a in "${adds[@]+"${adds[@]}"}"; do cp "$a" "$stage/root/bin/"; done
+	(cd "$stage/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
+		cat "$lab/build/initramfs.cpio" - > "$stage/initrd"
+	cp "$stage/root/lab/plan" "$run/raw/plan-$id.txt"
+	qemu_cmd "$t" "$kdir/bzImage" "$stage/initrd" "$run/raw/console-$id.log" "$run/raw/channel-$id.log" "$accel"
+	printf '%q ' "${qemu[@]}" > "$run/raw/qemu-$id.cmd"
+	say "boot $id/$total: $name ($accel, profile $profile)"
+	"$labtool" boot --console "$run/raw/console-$id.log" --channel "$run/raw/channel-$id.log" \
+		--idle "$idle_timeout" --wall "$boot_timeout" -- "${qemu[@]}" > "$run/raw/boot-$id.timing" &
+	boot_pid=$!
+	wait "$boot_pid" || qrc=$?
+	# A signal interrupts wait, not the boot: wait again for the watchdog,
+	# which has been told to kill QEMU.
+	while kill -0 "$boot_pid" 2>/dev/null; do wait "$boot_pid" || qrc=$?; done
+	boot_pid=
+	case $qrc in
+	0) qstatus=ok ;;
+	124) qstatus=timeout ;;
+	125) qstatus=idle ;;
+	*) [ "$interrupted" = 0 ] || return 130; qstatus=fail ;;
+	esac
+	[ "$interrupted" = 0 ] || return 130
+	line=$(flock "$run/.collect.lock" "$labtool" collect "$run" "$id" --topology "$name" --qemu-status "$qstatus") || crc=$?
+	say "boot $id/$total: ${line#boot $id: }"
+	if [ -f "$run/boots/$id.panic.txt" ]; then
+		sed -n '1,40p' "$run/boots/$id.panic.txt" | sed 's/^/    /' >&2
+	fi
+	[ "$crc" -le 1 ] || crc=3
+	if [ -n "$exec_cmd" ]; then
+		flock "$run/.collect.lock" cat "$run/boots/$id.out"
+		erc=$(sed -n 's/^exec_rc=//p' "$run/boots/$id.status")
+		[ "$erc" = -1 ] || [ "$crc" = 3 ] || crc=$erc
+	elif [ "$crc" -lt 3 ] && [ -f "$run/guest-topology.csv" ] && [ "$id" = "$(first_boot_of "$t")" ]; then
+		if "$labtool" check-guest "$t" "$run/guest-topology.csv" >&2; then
+			say "boot $id/$total: the guest's view matches $(basename "$t")"
 		else
-			"$labtool" plan "$t" --boot-id "$id" --profile "$profile" \
-				--benches "$benches" --workloads "$workloads" > "$stage/root/lab/plan" || exit $?
+			say "boot $id/$total: the guest's view of the machine differs from $t (above)"
+			crc=$((crc > 1 ? crc : 1))
 		fi
-		for a in "${adds[@]+"${adds[@]}"}"; do cp "$a" "$stage/root/bin/"; done
-		(cd "$stage/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
-			cat "$lab/build/initramfs.cpio" - > "$stage/initrd"
-		cp "$stage/root/lab/plan" "$run/raw/plan-$id.txt"
-		qemu_cmd "$t" "$kdir/bzImage" "$stage/initrd" "$run/raw/console-$id.log" "$run/raw/channel-$id.log" "$accel"
-		printf '%q ' "${qemu[@]}" > "$run/raw/qemu-$id.cmd"
-		say "boot $boot_no/$total: $name ($accel, profile $profile)"
-		qrc=0
-		qout=$("$labtool" boot --console "$run/raw/console-$id.log" --channel "$run/raw/channel-$id.log" \
-			--idle "$idle_timeout" --wall "$boot_timeout" -- "${qemu[@]}") || qrc=$?
-		echo "$qout" > "$run/raw/boot-$id.timing"
-		case $qrc in
-		0) qstatus=ok ;;
-		124) qstatus=timeout ;;
-		125) qstatus=idle ;;
-		130) say "interrupted; $run holds the boots finished so far"; exit 130 ;;
-		*) qstatus=fail ;;
-		esac
-		crc=0
-		line=$("$labtool" collect "$run" "$id" --topology "$name" --qemu-status "$qstatus") || crc=$?
-		say "$line"
-		if [ -f "$run/boots/$id.panic.txt" ]; then
-			sed -n '1,40p' "$run/boots/$id.panic.txt" | sed 's/^/    /' >&2
-		fi
-		[ "$crc" -le 1 ] || crc=3
-		[ "$crc" -le "$worst" ] || worst=$crc
-		if [ -n "$exec_cmd" ]; then
-			cat "$run/boots/$id.out"
-			erc=$(sed -n 's/^exec_rc=//p' "$run/boots/$id.status")
-			[ "$erc" = -1 ] || [ "$crc" = 3 ] || worst=$erc
-		elif [ "$crc" -lt 3 ] && [ "$rep" = 1 ] && [ -f "$run/guest-topology.csv" ]; then
-			if "$labtool" check-guest "$t" "$run/guest-topology.csv" >&2; then
-				say "guest topology matches $t"
-			else
-				say "the guest's view of the machine differs from $t (above)"
-				worst=$((worst > 1 ? worst : 1))
-			fi
-		fi
-	done
+	fi
+	return "$crc"
+}
+
+# Boot ids: 1..N over topologies x repetitions, in order.
+boot_list=()
+for t in "${topologies[@]}"; do
+	for rep in $(seq 1 "$boots"); do boot_list+=("$t"); done
 done
+total=${#boot_list[@]}
+first_boot_of() { local i; for i in "${!boot_list[@]}"; do [ "${boot_list[i]}" != "$1" ] || { echo $((i + 1)); return; }; done; }
+
+interrupted=0 boot_pid=
+on_signal() {
+	interrupted=1
+	[ -z "$boot_pid" ] || kill -TERM "$boot_pid" 2>/dev/null
+	kill -TERM $(jobs -p) 2>/dev/null
+}
+trap on_signal INT TERM HUP
+
+# Each boot records its outcome in work/rc-ID, so parallel boots report
+# theirs as reliably as serial ones.
+boot_and_record() {
+	local rc=0
+	trap on_signal INT TERM HUP
+	do_boot "$1" "$2" || rc=$?
+	echo "$rc" > "$run/work/rc-$1"
+}
+for i in "${!boot_list[@]}"; do
+	id=$((i + 1))
+	[ "$interrupted" = 0 ] || break
+	if [ -f "$run/boots/$id.status" ]; then
+		say "boot $id/$total: done before, kept"
+		continue
+	fi
+	if [ "$jobs" = 1 ]; then
+		boot_and_record "$id" "${boot_list[i]}"
+	else
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+		boot_and_record "$id" "${boot_list[i]}" &
+	fi
+done
+while [ -n "$(jobs -rp)" ]; do wait || true; done
+worst=0
+for f in "$run"/work/rc-*; do
+	[ -f "$f" ] || continue
+	rc=$(cat "$f")
+	[ "$rc" -le "$worst" ] || worst=$rc
+done
+if [ "$interrupted" = 1 ]; then
+	echo "run-lab: interrupted; finish with: ./run-lab.sh --resume $run" >&2
+	exit 130
+fi
 
 # --- provenance and report -----------------------------------------------------
 topo_hashes=$(for t in "${topologies[@]}"; do printf '%s %s\n' "$(sha256sum < "$t" | cut -c1-16)" "$t"; done)

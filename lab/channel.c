@@ -59,6 +59,7 @@ const char *row_parse(char *payload, struct row *r)
 
 	for (int i = 0; i < ROW_FIELDS; i++)
 		r->field[i] = NULL;
+	r->x = NULL;
 	for (char *tok = strtok_r(payload, " ", &save); tok;
 	     tok = strtok_r(NULL, " ", &save)) {
 		char *eq = strchr(tok, '=');
@@ -70,11 +71,14 @@ const char *row_parse(char *payload, struct row *r)
 		for (i = 0; i < ROW_FIELDS; i++)
 			if (!strcmp(tok, row_field_names[i]))
 				break;
+		if (i == ROW_FIELDS && strcmp(tok, "x_mib"))
+			continue; /* other keys are for raw/ readers */
+		if (strpbrk(eq + 1, ",\"\r\n@") || !eq[1])
+			return "a value that is empty or has a comma, quote or '@'";
 		if (i == ROW_FIELDS)
-			continue; /* extra keys are for raw/ readers */
-		if (strpbrk(eq + 1, ",\"\r\n") || !eq[1])
-			return "a value that is empty or has a comma or quote";
-		r->field[i] = eq + 1;
+			r->x = eq + 1;
+		else
+			r->field[i] = eq + 1;
 	}
 	if (!r->field[0])
 		return "missing bench=";

@@ -34,6 +34,7 @@ extern const char *const row_field_names[ROW_FIELDS];
 
 struct row {
 	char *field[ROW_FIELDS]; /* bench policy nodes pagesize scenario metric value unit */
+	char *x;                 /* x_mib=, the x of a curve's point, or NULL */
 };
 
 /*

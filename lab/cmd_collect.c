@@ -27,9 +27,9 @@
 
 struct collect {
 	const char *run, *boot, *topology, *run_id;
-	struct strbuf rows;     /* new summary rows */
-	struct strbuf topo;     /* guest-topology rows */
-	struct strbuf tap, hist, out;
+	struct sbuf rows;     /* new summary rows */
+	struct sbuf topo;     /* guest-topology rows */
+	struct sbuf tap, hist, out;
 	unsigned long nrows, tap_ok, tap_fail, tap_skip, steps_ok, steps_failed;
 	const char *status;     /* ok, panic, timeout, corrupt, truncated */
 	char *reason;
@@ -93,8 +93,12 @@ static void take_row(struct collect *c, const char *payload, const char *where)
 		return;
 	}
 	sb_printf(&c->rows, "%s", c->topology);
-	for (int i = 0; i < ROW_FIELDS; i++)
+	for (int i = 0; i < ROW_FIELDS; i++) {
 		sb_printf(&c->rows, ",%s", r.field[i]);
+		/* a curve's x position goes with its scenario: "fill@48" */
+		if (i == 4 && r.x)
+			sb_printf(&c->rows, "@%s", r.x);
+	}
 	sb_printf(&c->rows, ",%s,%s\n", c->run_id, c->boot);
 	c->nrows++;
 	free(copy);
@@ -244,7 +248,7 @@ static void read_console(struct collect *c, const char *path, const char *excerp
 	struct textfile tf;
 	char *line, *ring[16] = { 0 };
 	unsigned long n = 0, after = 0;
-	struct strbuf ex = { 0 };
+	struct sbuf ex = { 0 };
 	int found = 0;
 
 	if (textfile_open(&tf, path) < 0)
@@ -275,9 +279,9 @@ static void read_console(struct collect *c, const char *path, const char *excerp
 		free(ring[i]);
 	if (found) {
 		c->status = "panic";
-		write_file_atomic(excerpt_path, ex.data ? ex.data : "", ex.len);
+		write_file_atomic(excerpt_path, ex.s ? ex.s : "", ex.len);
 	}
-	free(ex.data);
+	free(ex.s);
 }
 
 /* Rewrites summary.csv with this boot's rows replacing any earlier ones. */
@@ -285,7 +289,7 @@ static int update_summary(struct collect *c, const char *path)
 {
 	static const char header[] =
 		"topology,bench,policy,nodes,pagesize,scenario,metric,value,unit,run_id,boot_id,boot_status\n";
-	struct strbuf out = { 0 };
+	struct sbuf out = { 0 };
 	struct textfile tf;
 	char *line;
 	int rc;
@@ -313,10 +317,10 @@ static int update_summary(struct collect *c, const char *path)
 		textfile_close(&tf);
 	}
 	/* The boot's status is known only now: it ends each new row. */
-	for (char *p = c->rows.data, *nl; p && (nl = strchr(p, '\n')); p = nl + 1)
+	for (char *p = c->rows.s, *nl; p && (nl = strchr(p, '\n')); p = nl + 1)
 		sb_printf(&out, "%.*s,%s\n", (int)(nl - p), p, c->status);
-	rc = write_file_atomic(path, out.data, out.len);
-	free(out.data);
+	rc = write_file_atomic(path, out.s, out.len);
+	free(out.s);
 	return rc;
 }
 
@@ -358,14 +362,14 @@ int cmd_collect(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	xasprintf(&path, "%s/boots", c.run);
+	path = xasprintf("%s/boots", c.run);
 	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "labtool collect: %s: %s\n", path, strerror(errno));
 		return EXIT_IOERR;
 	}
 	free(path);
 
-	xasprintf(&path, "%s/raw/channel-%s.log", c.run, c.boot);
+	path = xasprintf("%s/raw/channel-%s.log", c.run, c.boot);
 	read_channel(&c, path);
 	free(path);
 	if (strcmp(qemu_status, "ok")) {
@@ -383,8 +387,8 @@ int cmd_collect(int argc, char **argv)
 		struct collect k = { .status = "ok" };
 		char *con, *ex;
 
-		xasprintf(&con, "%s/raw/console-%s.log", c.run, c.boot);
-		xasprintf(&ex, "%s/boots/%s.panic.txt", c.run, c.boot);
+		con = xasprintf("%s/raw/console-%s.log", c.run, c.boot);
+		ex = xasprintf("%s/boots/%s.panic.txt", c.run, c.boot);
 		read_console(&k, con, ex);
 		if (!strcmp(k.status, "panic")) {
 			c.status = "panic";
@@ -397,40 +401,40 @@ int cmd_collect(int argc, char **argv)
 		free(ex);
 	}
 
-	xasprintf(&path, "%s/summary.csv", c.run);
+	path = xasprintf("%s/summary.csv", c.run);
 	if (update_summary(&c, path) < 0)
 		rc = EXIT_IOERR;
 	free(path);
 
 	if (c.topo.len) {
-		struct strbuf t = { 0 };
+		struct sbuf t = { 0 };
 
 		for (size_t i = 0; i < NTOPO; i++)
 			sb_printf(&t, "%s%s", i ? "," : "", topo_columns[i]);
-		sb_printf(&t, "\n%s", c.topo.data);
-		xasprintf(&path, "%s/guest-topology.csv", c.run);
-		if (write_file_atomic(path, t.data, t.len) < 0)
+		sb_printf(&t, "\n%s", c.topo.s);
+		path = xasprintf("%s/guest-topology.csv", c.run);
+		if (write_file_atomic(path, t.s, t.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
-		free(t.data);
+		free(t.s);
 	}
 	if (c.tap.len) {
-		xasprintf(&path, "%s/boots/%s.tap", c.run, c.boot);
-		if (write_file_atomic(path, c.tap.data, c.tap.len) < 0)
+		path = xasprintf("%s/boots/%s.tap", c.run, c.boot);
+		if (write_file_atomic(path, c.tap.s, c.tap.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
 	}
 	if (c.hist.len) {
-		xasprintf(&path, "%s/boots/%s.hist", c.run, c.boot);
-		if (write_file_atomic(path, c.hist.data, c.hist.len) < 0)
+		path = xasprintf("%s/boots/%s.hist", c.run, c.boot);
+		if (write_file_atomic(path, c.hist.s, c.hist.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
 	}
 	{
-		struct strbuf s = { 0 };
+		struct sbuf s = { 0 };
 
-		xasprintf(&path, "%s/boots/%s.out", c.run, c.boot);
-		if (write_file_atomic(path, c.out.data ? c.out.data : "", c.out.len) < 0)
+		path = xasprintf("%s/boots/%s.out", c.run, c.boot);
+		if (write_file_atomic(path, c.out.s ? c.out.s : "", c.out.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
 		sb_printf(&s, "status=%s\nrows=%lu\ntap_ok=%lu\ntap_not_ok=%lu\ntap_skip=%lu\n"
@@ -439,11 +443,11 @@ int cmd_collect(int argc, char **argv)
 			  c.steps_ok, c.steps_failed, c.exec_rc,
 			  c.reason ? c.reason : "");
 		/* written last: its presence means the boot was collected */
-		xasprintf(&path, "%s/boots/%s.status", c.run, c.boot);
-		if (write_file_atomic(path, s.data, s.len) < 0)
+		path = xasprintf("%s/boots/%s.status", c.run, c.boot);
+		if (write_file_atomic(path, s.s, s.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
-		free(s.data);
+		free(s.s);
 	}
 
 	printf("boot %s: %s: %lu rows, checks %lu ok / %lu not ok / %lu skipped, steps %lu ok / %lu failed%s%s\n",
@@ -452,11 +456,11 @@ int cmd_collect(int argc, char **argv)
 	       c.reason ? c.reason : "");
 	if (!rc)
 		rc = strcmp(c.status, "ok") ? 3 : (c.tap_fail || c.steps_failed) ? 1 : 0;
-	free(c.rows.data);
-	free(c.topo.data);
-	free(c.tap.data);
-	free(c.hist.data);
-	free(c.out.data);
+	free(c.rows.s);
+	free(c.topo.s);
+	free(c.tap.s);
+	free(c.hist.s);
+	free(c.out.s);
 	free(c.reason);
 	return rc;
 }

@@ -2,6 +2,7 @@
 /*
  * labtool plan TOPOLOGY.yaml --boot-id ID [--profile quick|default|full]
  *              [--benches LIST|default|none] [--workloads LIST|none]
+ *              [--step-timeout S]
  *
  * Writes one boot's guest plan (README.md, "Guest plan") on stdout.  This is
  * where the topology's words become node ids: every benchmark runs once per
@@ -25,7 +26,7 @@ struct target {
 	char ids[64]; /* "1+3" */
 };
 
-static int step_timeout(const char *profile)
+static int profile_timeout(const char *profile)
 {
 	return !strcmp(profile, "quick") ? 300 : !strcmp(profile, "full") ? 7200 : 1200;
 }
@@ -84,7 +85,7 @@ static int valid_name(const char *s)
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *boot = NULL, *profile = "default";
-	const char *benches = "default", *workloads = "none";
+	const char *benches = "default", *workloads = "none", *step_timeout = NULL;
 	struct topo *t;
 	struct target targets[TOPO_KIND_NR];
 	int ntargets, rc, timeout;
@@ -93,7 +94,8 @@ int cmd_plan(int argc, char **argv)
 		const char **opt = !strcmp(argv[i], "--boot-id") ? &boot :
 				   !strcmp(argv[i], "--profile") ? &profile :
 				   !strcmp(argv[i], "--benches") ? &benches :
-				   !strcmp(argv[i], "--workloads") ? &workloads : NULL;
+				   !strcmp(argv[i], "--workloads") ? &workloads :
+				   !strcmp(argv[i], "--step-timeout") ? &step_timeout : NULL;
 
 		if (opt && i + 1 < argc) {
 			*opt = argv[++i];
@@ -126,9 +128,15 @@ int cmd_plan(int argc, char **argv)
 		return rc;
 	}
 	ntargets = plan_targets(t, targets, TOPO_KIND_NR);
-	timeout = step_timeout(profile);
+	timeout = step_timeout ? atoi(step_timeout) : profile_timeout(profile);
+	if (timeout <= 0) {
+		fprintf(stderr, "labtool plan: --step-timeout: '%s' is not a positive number of seconds\n",
+			step_timeout);
+		free(t);
+		return EXIT_USAGE;
+	}
 
-	struct strbuf plan = { 0 };
+	struct sbuf plan = { 0 };
 
 	sb_printf(&plan, "boot %s\n", boot);
 	sb_printf(&plan, "step topology 60 topoprobe\n");
@@ -155,7 +163,7 @@ int cmd_plan(int argc, char **argv)
 				if (!valid_name(b)) {
 					fprintf(stderr, "labtool plan: --benches: '%s' is not a benchmark name\n", b);
 					free(list);
-					free(plan.data);
+					free(plan.s);
 					free(t);
 					return EXIT_USAGE;
 				}
@@ -169,8 +177,8 @@ int cmd_plan(int argc, char **argv)
 					  targets[g].ids, targets[g].label);
 		free(list);
 	}
-	fputs(plan.data, stdout);
-	free(plan.data);
+	fputs(plan.s, stdout);
+	free(plan.s);
 	free(t);
 	return 0;
 }

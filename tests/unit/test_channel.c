@@ -89,3 +89,13 @@ TEST(unescape_plan_tokens)
 	CHECK(frame_unescape(bad) < 0);
 	CHECK(frame_unescape(bad2) < 0);
 }
+
+TEST(row_curve_point)
+{
+	char p[] = "bench=fallback policy=bind scenario=fill metric=preferred_frac value=0.5 x_mib=48";
+	struct row r;
+
+	CHECK(row_parse(p, &r) == NULL);
+	CHECK_STR(r.field[4], "fill");
+	CHECK_STR(r.x, "48");
+}
