@@ -1,0 +1,853 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpol-kselftest: in-guest checks of the lab's mempolicy series
+ * (kernel/series): the mpol_* counters, the mempolicy:mpol_alloc tracepoint
+ * and vm.preferred_many_fallback.
+ *
+ * Static, libc only, raw syscalls.  Output is kselftest TAP with every line
+ * prefixed "TAP " (the results channel's contract, README.md), "TAP 1..N"
+ * last; diagnostics are "TAP # ..." lines.  A check that the machine cannot
+ * exercise is "ok N - ... # SKIP why", never a failure.  Exit status: 0 all
+ * passed or skipped, 1 a check failed.
+ *
+ * The scenario: the test runs on CPU 0, whose node is the "local" node.  It
+ * prefers one node P (the last memory node that is not the local one, or
+ * --node P), fills P with MPOL_BIND memory until HEADROOM_MIB are left, and
+ * then faults OVERFLOW_MIB of MPOL_PREFERRED_MANY{P} memory: some of it must
+ * come from P and the rest must fall back.  Placement (move_pages(2)) is the
+ * ground truth that the counters, the tracepoint and the promise of each
+ * vm.preferred_many_fallback setting are checked against.
+ *
+ * Runs unchanged on a kernel without the series: the checks that need it
+ * SKIP, and the default-placement check still runs, so its "# placement"
+ * line can be compared between the patched and the upstream kernel.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_NODES	64
+#define PAGE		4096UL
+#define HUGE		(2UL << 20)
+#define HUGE_PAGES	(HUGE / PAGE)
+#define HEADROOM_MIB	24
+#define OVERFLOW_MIB	48
+
+/* uapi/linux/mempolicy.h, spelled out to stay libc-only */
+#define MPOL_PREFERRED		1
+#define MPOL_BIND		2
+#define MPOL_PREFERRED_MANY	5
+#define MPOL_F_NODE		(1 << 0)
+#define MPOL_F_ADDR		(1 << 1)
+
+#define SYSCTL		"/proc/sys/vm/preferred_many_fallback"
+#define TRACEFS		"/sys/kernel/tracing"
+#define EVENT		TRACEFS "/events/mempolicy/mpol_alloc"
+
+static int nr_tests, nr_failed;
+static int nr_nodes;		/* highest possible node id + 1 */
+static int has_mem[MAX_NODES], has_cpu[MAX_NODES];
+static int dist[MAX_NODES][MAX_NODES];
+static int tier_of[MAX_NODES];	/* memory tier id, -1 if unknown */
+static int local_node, pref_node = -1;
+static int patched;		/* the sysctl exists */
+
+__attribute__((format(printf, 1, 2)))
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("TAP # ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+__attribute__((format(printf, 3, 4)))
+static void result(int ok, const char *skip, const char *fmt, ...)
+{
+	va_list ap;
+
+	nr_tests++;
+	if (!ok && !skip)
+		nr_failed++;
+	printf("TAP %sok %d - ", ok || skip ? "" : "not ", nr_tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (skip)
+		printf(" # SKIP %s", skip);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* ---- small file helpers ------------------------------------------------ */
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Returns 0 or -errno of the write itself (what a sysctl handler says). */
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* "a-b,c" node lists as in sysfs */
+static void parse_list(const char *s, int *set)
+{
+	while (*s && *s != '\n') {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (; a <= b && a < MAX_NODES; a++)
+			set[a] = 1;
+		s = *end == ',' ? end + 1 : end;
+	}
+}
+
+static long node_free_kb(int node)
+{
+	char path[128], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
+		 node);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	p = strstr(buf, "MemFree:");
+	return p ? strtol(p + 8, NULL, 10) : -1;
+}
+
+/* ---- topology ---------------------------------------------------------- */
+
+static int read_topology(void)
+{
+	char path[160], buf[4096];
+	int n, m, t;
+
+	if (read_file("/sys/devices/system/node/possible", buf, sizeof(buf)))
+		return -1;
+	{
+		int set[MAX_NODES] = { 0 };
+
+		parse_list(buf, set);
+		for (n = 0; n < MAX_NODES; n++)
+			if (set[n])
+				nr_nodes = n + 1;
+	}
+	if (!read_file("/sys/devices/system/node/has_memory", buf, sizeof(buf)))
+		parse_list(buf, has_mem);
+	if (!read_file("/sys/devices/system/node/has_cpu", buf, sizeof(buf)))
+		parse_list(buf, has_cpu);
+	for (n = 0; n < nr_nodes; n++) {
+		char *p;
+
+		tier_of[n] = -1;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/distance", n);
+		if (read_file(path, buf, sizeof(buf)))
+			continue;
+		p = buf;
+		for (m = 0; m < nr_nodes; m++)
+			dist[n][m] = (int)strtol(p, &p, 10);
+	}
+	for (t = 0; t < 4096; t++) {
+		int set[MAX_NODES] = { 0 };
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/virtual/memory_tiering/memory_tier%d/nodelist",
+			 t);
+		if (read_file(path, buf, sizeof(buf)))
+			continue;
+		parse_list(buf, set);
+		for (n = 0; n < nr_nodes; n++)
+			if (set[n])
+				tier_of[n] = t;
+	}
+	return 0;
+}
+
+/*
+ * The page allocator's fallback order for @start, as build_zonelists() and
+ * find_next_best_node() make it: increasing distance, a node numbered below
+ * @start or one with CPUs one step further (node_load, which only splits
+ * exact ties between zonelists, is left out).  Memory nodes only.
+ */
+static int zonelist_order(int start, int *order)
+{
+	int used[MAX_NODES] = { 0 };
+	int k = 0;
+
+	order[k++] = start;
+	used[start] = 1;
+	for (;;) {
+		int n, best = -1, best_val = 1 << 30;
+
+		for (n = 0; n < nr_nodes; n++) {
+			int val;
+
+			if (used[n] || !has_mem[n])
+				continue;
+			val = dist[start][n] + (n < start) + has_cpu[n];
+			if (val < best_val) {
+				best = n;
+				best_val = val;
+			}
+		}
+		if (best < 0)
+			return k;
+		used[best] = 1;
+		order[k++] = best;
+	}
+}
+
+/* Where each setting promises the overflow of PREFERRED_MANY{pref_node}. */
+static int expected_target(const char *setting)
+{
+	int order[MAX_NODES], k, i, start = local_node;
+
+	if (strcmp(setting, "local")) {
+		int n, best = 1 << 30;
+
+		/* one preferred node: it is the start node */
+		for (n = 0; n < nr_nodes; n++)
+			if (n == pref_node && has_mem[n] && dist[local_node][n] < best) {
+				start = n;
+				best = dist[local_node][n];
+			}
+	}
+	k = zonelist_order(start, order);
+	if (!strcmp(setting, "tier") && tier_of[pref_node] >= 0)
+		for (i = 0; i < k; i++)
+			if (order[i] != pref_node &&
+			    tier_of[order[i]] == tier_of[pref_node])
+				return order[i];
+	for (i = 0; i < k; i++)
+		if (order[i] != pref_node)
+			return order[i];
+	return -1;
+}
+
+/* ---- policy and placement ---------------------------------------------- */
+
+static long sys_mbind(void *addr, unsigned long len, int mode,
+		      const unsigned long *mask)
+{
+	return syscall(SYS_mbind, addr, len, mode, mask,
+		       (unsigned long)MAX_NODES + 1, 0UL);
+}
+
+static void *map_policy(size_t len, int mode, int node, int huge)
+{
+	unsigned long mask[MAX_NODES / 64 + 1] = { 0 };
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (!huge)
+		madvise(p, len, MADV_NOHUGEPAGE);
+	mask[node / 64] |= 1UL << (node % 64);
+	if (sys_mbind(p, len, mode, mask)) {
+		diag("mbind(mode %d, node %d): %s", mode, node, strerror(errno));
+		munmap(p, len);
+		return NULL;
+	}
+	return p;
+}
+
+static void touch(void *p, size_t len, size_t step)
+{
+	size_t off;
+
+	for (off = 0; off < len; off += step)
+		((volatile char *)p)[off] = 1;
+}
+
+/* pages per node of [p, p + len) */
+static int placement(void *p, size_t len, long *per_node)
+{
+	enum { CHUNK = 1024 };
+	void *pages[CHUNK];
+	int status[CHUNK];
+	size_t i, n = len / PAGE, done;
+
+	memset(per_node, 0, sizeof(long) * MAX_NODES);
+	for (done = 0; done < n; done += CHUNK) {
+		size_t cnt = n - done < CHUNK ? n - done : CHUNK;
+
+		for (i = 0; i < cnt; i++)
+			pages[i] = (char *)p + (done + i) * PAGE;
+		if (syscall(SYS_move_pages, 0, cnt, pages, NULL, status, 0))
+			return -1;
+		for (i = 0; i < cnt; i++)
+			if (status[i] >= 0 && status[i] < MAX_NODES)
+				per_node[status[i]]++;
+			else
+				return -1;
+	}
+	return 0;
+}
+
+static int page_node(void *addr)
+{
+	int node = -1;
+
+	if (syscall(SYS_get_mempolicy, &node, NULL, 0UL, addr,
+		    MPOL_F_NODE | MPOL_F_ADDR))
+		return -1;
+	return node;
+}
+
+static void show_placement(const char *what, const long *per_node)
+{
+	char buf[512];
+	int n, len = 0;
+
+	for (n = 0; n < nr_nodes; n++)
+		if (per_node[n])
+			len += snprintf(buf + len, sizeof(buf) - len, " node%d=%ld",
+					n, per_node[n]);
+	buf[len] = '\0';
+	diag("placement %s:%s", what, len ? buf : " none");
+}
+
+/* ---- counters ---------------------------------------------------------- */
+
+enum { HIT, FALLBACK, PREF_HIT, PREF_FALLBACK, BIND_FAIL, NR_CTR };
+static const char *const ctr_name[NR_CTR] = {
+	"mpol_pref_many_hit", "mpol_pref_many_fallback",
+	"mpol_pref_hit", "mpol_pref_fallback", "mpol_bind_fail",
+};
+
+struct counters {
+	long global[NR_CTR];
+	long node[MAX_NODES][NR_CTR];
+};
+
+static long find_counter(const char *buf, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = buf;
+
+	while ((p = strstr(p, name))) {
+		if ((p == buf || p[-1] == '\n') && p[len] == ' ')
+			return strtol(p + len + 1, NULL, 10);
+		p += len;
+	}
+	return -1;
+}
+
+/* Folds the per-cpu deltas first, so that the figures are exact. */
+static int read_counters(struct counters *c)
+{
+	static char buf[1 << 16];
+	char path[128];
+	int i, n;
+
+	write_file("/proc/sys/vm/stat_refresh", "1");
+	if (read_file("/proc/vmstat", buf, sizeof(buf)))
+		return -1;
+	for (i = 0; i < NR_CTR; i++)
+		if ((c->global[i] = find_counter(buf, ctr_name[i])) < 0)
+			return -1;
+	for (n = 0; n < nr_nodes; n++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/vmstat", n);
+		if (read_file(path, buf, sizeof(buf)))
+			continue;
+		for (i = 0; i < NR_CTR; i++)
+			c->node[n][i] = find_counter(buf, ctr_name[i]);
+	}
+	return 0;
+}
+
+/* ---- tracing ----------------------------------------------------------- */
+
+static int trace_start(void)
+{
+	char pid[32];
+
+	if (access(EVENT "/enable", W_OK))
+		return -1;
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_file(TRACEFS "/tracing_on", "0");
+	write_file(TRACEFS "/buffer_size_kb", "8192");
+	write_file(TRACEFS "/trace", "");
+	if (write_file(TRACEFS "/set_event_pid", pid) ||
+	    write_file(EVENT "/enable", "1"))
+		return -1;
+	return write_file(TRACEFS "/tracing_on", "1");
+}
+
+struct trace_tally {
+	long events, bad, per_node[MAX_NODES], fell_back[MAX_NODES];
+	char bad_line[256];
+};
+
+/* Tally the preferred_many events; any with unexpected fields is "bad". */
+static int trace_stop(struct trace_tally *t, unsigned long mask, int nid)
+{
+	char line[512];
+	FILE *f;
+
+	write_file(EVENT "/enable", "0");
+	write_file(TRACEFS "/tracing_on", "0");
+	memset(t, 0, sizeof(*t));
+	f = fopen(TRACEFS "/trace", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char mode[32], nodes[64];
+		int req, got, fell;
+		unsigned int order;
+		char *p = strstr(line, "mpol_alloc: ");
+
+		if (!p || sscanf(p, "mpol_alloc: mode=%31s nodes=%63s nid=%d page_nid=%d order=%u fell_back=%d",
+				 mode, nodes, &req, &got, &order, &fell) != 6)
+			continue;
+		if (strcmp(mode, "preferred_many"))
+			continue;
+		t->events++;
+		if (strtoul(nodes, NULL, 16) != mask || req != nid || order ||
+		    got < 0 || got >= MAX_NODES ||
+		    fell != !(mask & (1UL << got))) {
+			if (!t->bad++)
+				snprintf(t->bad_line, sizeof(t->bad_line), "%s", p);
+			continue;
+		}
+		t->per_node[got]++;
+		t->fell_back[got] += fell;
+	}
+	fclose(f);
+	write_file(TRACEFS "/set_event_pid", "");
+	return 0;
+}
+
+/* ---- the scenario ------------------------------------------------------ */
+
+struct fill {
+	void *p;
+	size_t len;
+};
+
+/* Leave HEADROOM_MIB free on pref_node, with MPOL_BIND memory. */
+static int fill_pref_node(struct fill *f)
+{
+	long free_kb = node_free_kb(pref_node);
+
+	f->p = NULL;
+	if (free_kb < (HEADROOM_MIB + 16) * 1024L)
+		return -1;
+	f->len = ((size_t)free_kb * 1024 - (size_t)HEADROOM_MIB * 1048576) &
+		 ~(PAGE - 1);
+	f->p = map_policy(f->len, MPOL_BIND, pref_node, 0);
+	if (!f->p)
+		return -1;
+	touch(f->p, f->len, PAGE);
+	diag("filled node %d with %zu MiB of MPOL_BIND memory, %ld MiB free left",
+	     pref_node, f->len >> 20, node_free_kb(pref_node) >> 10);
+	return 0;
+}
+
+/* Fault OVERFLOW_MIB under PREFERRED_MANY{pref_node}; placement per node. */
+static void *overflow(long *per_node)
+{
+	size_t len = (size_t)OVERFLOW_MIB << 20;
+	void *p = map_policy(len, MPOL_PREFERRED_MANY, pref_node, 0);
+
+	if (!p)
+		return NULL;
+	touch(p, len, PAGE);
+	if (placement(p, len, per_node)) {
+		diag("move_pages: %s", strerror(errno));
+		munmap(p, len);
+		return NULL;
+	}
+	return p;
+}
+
+static const char *set_fallback(const char *setting)
+{
+	static char why[96];
+	int err;
+
+	if (!patched)
+		return strcmp(setting, "local") ? "kernel has no " SYSCTL : NULL;
+	err = write_file(SYSCTL, setting);
+	if (!err)
+		return NULL;
+	snprintf(why, sizeof(why), "write %s: %s", setting, strerror(-err));
+	return why;
+}
+
+static void test_sysctl(void)
+{
+	static const char *const bad[] = { "bogus", "loca", "locall", "tier nearest",
+					   "0", "Local" };
+	static const char *const good[] = { "nearest", "tier\n", "local" };
+	char buf[64];
+	size_t i;
+	int ok = 1;
+
+	if (!patched) {
+		result(0, "kernel has no " SYSCTL, "vm.preferred_many_fallback defaults to local");
+		result(0, "kernel has no " SYSCTL, "bad vm.preferred_many_fallback values fail with EINVAL");
+		result(0, "kernel has no " SYSCTL, "each vm.preferred_many_fallback name is accepted and read back");
+		return;
+	}
+	read_file(SYSCTL, buf, sizeof(buf));
+	result(!strcmp(buf, "local\n"), NULL,
+	       "vm.preferred_many_fallback defaults to local (read '%.*s')",
+	       (int)strcspn(buf, "\n"), buf);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int err = write_file(SYSCTL, bad[i]);
+
+		read_file(SYSCTL, buf, sizeof(buf));
+		if (err != -EINVAL || strcmp(buf, "local\n")) {
+			diag("write '%s': %s, reads '%.*s'", bad[i],
+			     err ? strerror(-err) : "accepted",
+			     (int)strcspn(buf, "\n"), buf);
+			ok = 0;
+		}
+	}
+	result(ok, NULL, "bad vm.preferred_many_fallback values fail with EINVAL and change nothing");
+
+	ok = 1;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		size_t len = strcspn(good[i], "\n");
+		int err = write_file(SYSCTL, good[i]);
+
+		read_file(SYSCTL, buf, sizeof(buf));
+		if (err || strncmp(buf, good[i], len) || buf[len] != '\n') {
+			diag("write '%.*s': %s, reads '%.*s'", (int)len, good[i],
+			     err ? strerror(-err) : "ok",
+			     (int)strcspn(buf, "\n"), buf);
+			ok = 0;
+		}
+	}
+	result(ok, NULL, "each vm.preferred_many_fallback name is accepted and read back");
+	write_file(SYSCTL, "local");
+}
+
+/* (a) counters == placement, globally and per node; (b) trace == placement */
+static void test_counters_and_trace(const char *skip)
+{
+	unsigned long mask = 1UL << pref_node;
+	struct counters before, after;
+	struct trace_tally t;
+	long per_node[MAX_NODES], hit, fell = 0;
+	int n, ok, tracing;
+	void *p;
+
+	if (!skip && !patched)
+		skip = "kernel has no mpol_* counters";
+	if (!skip && read_counters(&before))
+		skip = "no mpol_* counters in /proc/vmstat";
+	if (skip) {
+		result(0, skip, "mpol_pref_many_* rise by the pages placed in and outside the nodemask");
+		result(0, skip, "per-node mpol_pref_many_* match the per-node placement");
+		result(0, skip, "mempolicy:mpol_alloc reports every page with correct fields");
+		return;
+	}
+	tracing = trace_start() == 0;
+	p = overflow(per_node);
+	if (tracing)
+		trace_stop(&t, mask, local_node);
+	read_counters(&after);
+	if (!p) {
+		result(0, NULL, "mpol_pref_many_* rise by the pages placed (no overflow mapping)");
+		return;
+	}
+	show_placement("counters", per_node);
+	hit = per_node[pref_node];
+	for (n = 0; n < nr_nodes; n++)
+		if (n != pref_node)
+			fell += per_node[n];
+	diag("hit %ld fallback %ld pages; counters +%ld +%ld", hit, fell,
+	     after.global[HIT] - before.global[HIT],
+	     after.global[FALLBACK] - before.global[FALLBACK]);
+	result(hit > 0 && fell > 0 &&
+	       after.global[HIT] - before.global[HIT] == hit &&
+	       after.global[FALLBACK] - before.global[FALLBACK] == fell, NULL,
+	       "mpol_pref_many_* rise by the pages placed in (%ld) and outside (%ld) the nodemask",
+	       hit, fell);
+
+	ok = 1;
+	for (n = 0; n < nr_nodes; n++) {
+		long dh = after.node[n][HIT] - before.node[n][HIT];
+		long df = after.node[n][FALLBACK] - before.node[n][FALLBACK];
+		long want_h = n == pref_node ? per_node[n] : 0;
+		long want_f = n == pref_node ? 0 : per_node[n];
+
+		if (dh != want_h || df != want_f) {
+			diag("node%d: hit +%ld (want %ld) fallback +%ld (want %ld)",
+			     n, dh, want_h, df, want_f);
+			ok = 0;
+		}
+	}
+	result(ok, NULL, "per-node mpol_pref_many_* match the per-node placement");
+
+	if (!tracing) {
+		result(0, "cannot enable " EVENT, "mempolicy:mpol_alloc reports every page with correct fields");
+	} else {
+		ok = !t.bad && t.events == hit + fell;
+		for (n = 0; n < nr_nodes; n++)
+			if (t.per_node[n] != per_node[n] ||
+			    t.fell_back[n] != (n == pref_node ? 0 : per_node[n]))
+				ok = 0;
+		if (t.bad)
+			diag("unexpected event: %s", t.bad_line);
+		diag("%ld preferred_many events, %ld with unexpected fields",
+		     t.events, t.bad);
+		result(ok, NULL, "mempolicy:mpol_alloc reports every page with correct fields");
+	}
+	munmap(p, (size_t)OVERFLOW_MIB << 20);
+}
+
+/* (c) each setting puts the overflow where it promises; (d) default */
+static void test_orders(const char *skip)
+{
+	static const char *const settings[] = { "local", "nearest", "tier" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		const char *s = settings[i], *why = skip;
+		int want = expected_target(s), n;
+		long per_node[MAX_NODES], elsewhere = 0;
+		void *p;
+
+		if (!why)
+			why = set_fallback(s);
+		if (why) {
+			result(0, why, "%s: overflow lands on node %d", s, want);
+			continue;
+		}
+		p = overflow(per_node);
+		if (!p) {
+			result(0, NULL, "%s: overflow lands on node %d (no mapping)", s, want);
+			continue;
+		}
+		show_placement(s, per_node);
+		for (n = 0; n < nr_nodes; n++)
+			if (n != pref_node && n != want)
+				elsewhere += per_node[n];
+		result(per_node[want] > 0 && !elsewhere && per_node[pref_node] > 0,
+		       NULL, "%s%s: overflow (%ld pages) lands on node %d only, as %s promises",
+		       s, i ? "" : " (default)", per_node[want], want,
+		       i ? "the admin guide" : "upstream's zonelist order");
+		munmap(p, (size_t)OVERFLOW_MIB << 20);
+	}
+	set_fallback("local");
+}
+
+/* (e) hugetlb: a pool page on the preferred node is a hit, the next a fallback */
+static void test_hugetlb(void)
+{
+	static const char *what = "hugetlb PREFERRED_MANY hit and fallback are counted in pages";
+	char path[160], saved_pref[32] = "0", saved_local[32] = "0";
+	struct counters before, after;
+	int got_pref, got_other;
+	void *p;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+		 pref_node);
+	if (!patched || read_file(path, saved_pref, sizeof(saved_pref))) {
+		result(0, patched ? "no 2 MB hugetlb pages" : "kernel has no mpol_* counters",
+		       "%s", what);
+		return;
+	}
+	write_file(path, "1");
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+		 local_node);
+	read_file(path, saved_local, sizeof(saved_local));
+	write_file(path, "1");
+
+	read_counters(&before);
+	p = map_policy(2 * HUGE, MPOL_PREFERRED_MANY, pref_node, 1);
+	if (!p) {
+		result(0, "cannot map 2 hugetlb pages (pools of 1 on nodes P and local)",
+		       "%s", what);
+		goto out;
+	}
+	touch(p, 2 * HUGE, HUGE);
+	read_counters(&after);
+	got_pref = page_node(p);
+	got_other = page_node((char *)p + HUGE);
+	diag("hugetlb pages on nodes %d and %d; hit +%ld fallback +%ld", got_pref,
+	     got_other, after.global[HIT] - before.global[HIT],
+	     after.global[FALLBACK] - before.global[FALLBACK]);
+	result(got_pref == pref_node && got_other != pref_node && got_other >= 0 &&
+	       after.global[HIT] - before.global[HIT] == (long)HUGE_PAGES &&
+	       after.global[FALLBACK] - before.global[FALLBACK] == (long)HUGE_PAGES &&
+	       after.node[pref_node][HIT] - before.node[pref_node][HIT] == (long)HUGE_PAGES &&
+	       after.node[got_other][FALLBACK] - before.node[got_other][FALLBACK] ==
+	       (long)HUGE_PAGES, NULL, "%s", what);
+	munmap(p, 2 * HUGE);
+out:
+	write_file(path, saved_local);
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+		 pref_node);
+	write_file(path, saved_pref);
+}
+
+/* A hugetlb MPOL_BIND fault with no page in the mask is one failure. */
+static void test_hugetlb_bind_fail(void)
+{
+	static const char *what = "hugetlb MPOL_BIND failure is counted in pages on the faulting node";
+	char path[160], saved[32] = "0";
+	struct counters before, after;
+	int status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+		 local_node);
+	if (!patched || read_file(path, saved, sizeof(saved))) {
+		result(0, patched ? "no 2 MB hugetlb pages" : "kernel has no mpol_* counters",
+		       "%s", what);
+		return;
+	}
+	/* the only free page is on the local node, the policy binds to P */
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+		 pref_node);
+	{
+		char saved_pref[32] = "0", lpath[160];
+
+		read_file(path, saved_pref, sizeof(saved_pref));
+		write_file(path, "0");
+		snprintf(lpath, sizeof(lpath),
+			 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+			 local_node);
+		write_file(lpath, "1");
+		write_file("/proc/sys/vm/nr_overcommit_hugepages", "0");
+		read_counters(&before);
+		pid = fork();
+		if (pid == 0) {
+			void *p = map_policy(HUGE, MPOL_BIND, pref_node, 1);
+
+			if (p)
+				touch(p, HUGE, HUGE);	/* SIGBUS expected */
+			_exit(p ? 0 : 3);
+		}
+		waitpid(pid, &status, 0);
+		read_counters(&after);
+		write_file(lpath, saved);
+		write_file(path, saved_pref);
+	}
+	diag("child %s %d; bind_fail +%ld (node%d +%ld)",
+	     WIFSIGNALED(status) ? "killed by signal" : "exited",
+	     WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+	     after.global[BIND_FAIL] - before.global[BIND_FAIL], local_node,
+	     after.node[local_node][BIND_FAIL] - before.node[local_node][BIND_FAIL]);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+		result(0, "cannot map a hugetlb page", "%s", what);
+		return;
+	}
+	result(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS &&
+	       after.global[BIND_FAIL] - before.global[BIND_FAIL] == (long)HUGE_PAGES &&
+	       after.node[local_node][BIND_FAIL] - before.node[local_node][BIND_FAIL] ==
+	       (long)HUGE_PAGES, NULL, "%s", what);
+}
+
+int main(int argc, char **argv)
+{
+	cpu_set_t cpus;
+	struct fill fill = { NULL, 0 };
+	const char *skip = NULL;
+	unsigned int cpu, node;
+	int n;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "--node"))
+		pref_node = atoi(argv[2]);
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus) ||
+	    syscall(SYS_getcpu, &cpu, &node, NULL) || read_topology()) {
+		printf("TAP 1..0 # SKIP cannot pin to CPU 0 or read the NUMA topology\n");
+		return 0;
+	}
+	local_node = (int)node;
+	patched = access(SYSCTL, F_OK) == 0;
+	if (pref_node < 0)
+		for (n = nr_nodes - 1; n >= 0 && pref_node < 0; n--)
+			if (has_mem[n] && n != local_node)
+				pref_node = n;
+	diag("kernel %s the series; local node %d, preferred node %d, %d nodes",
+	     patched ? "has" : "lacks", local_node, pref_node, nr_nodes);
+	for (n = 0; n < nr_nodes; n++)
+		if (has_mem[n])
+			diag("node %d: %ld MiB free, %s, tier %d", n,
+			     node_free_kb(n) >> 10, has_cpu[n] ? "CPUs" : "no CPUs",
+			     tier_of[n]);
+
+	test_sysctl();
+
+	if (pref_node < 0 || pref_node >= MAX_NODES || !has_mem[pref_node])
+		skip = "needs 2 memory nodes";
+	else if (fill_pref_node(&fill))
+		skip = "cannot fill the preferred node";
+	if (!skip)
+		diag("expected overflow node: local %d, nearest %d, tier %d",
+		     expected_target("local"), expected_target("nearest"),
+		     expected_target("tier"));
+
+	test_counters_and_trace(skip);
+	test_orders(skip);
+	if (!skip)
+		munmap(fill.p, fill.len);
+	if (skip) {
+		result(0, skip, "hugetlb PREFERRED_MANY hit and fallback are counted in pages");
+		result(0, skip, "hugetlb MPOL_BIND failure is counted in pages on the faulting node");
+	} else {
+		test_hugetlb();
+		test_hugetlb_bind_fail();
+	}
+
+	printf("TAP 1..%d\n", nr_tests);
+	return nr_failed ? 1 : 0;
+}
