@@ -18,6 +18,7 @@
 	X(plan, "TOPOLOGY.yaml [options]", "write the guest plan for one boot") \
 	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into summary rows") \
 	X(report, "RUN-DIR", "regenerate plots and report.html/report.md of a run") \
+	X(compare, "RUN-DIR RUN-DIR...", "compare runs side by side, differences with CIs") \
 	X(boot, "--console F --channel F -- QEMU...", "run QEMU under an idle/wall watchdog")
 
 #define X(name, args, help) int cmd_##name(int argc, char **argv);

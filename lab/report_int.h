@@ -74,4 +74,23 @@ int report_run(const char *dir, const struct report_opts *o);
 /* The plots/ directory with the gnuplot scripts, or NULL (cmd_report.c). */
 char *find_plot_scripts(const char *given);
 
+/* Both documents at once: every helper writes to html and md (report_write.c). */
+struct doc {
+	struct sbuf html, md;
+};
+
+extern const char report_css[];
+void both_text(struct doc *d, const char *s);
+void both_marked(struct doc *d, const char *s);	/* **bold** is the only markup */
+void heading(struct doc *d, int level, const char *id, const char *text);
+void para(struct doc *d, const char *cls, const char *marked);
+void table_start(struct doc *d, const char *const *cols, size_t n);
+void row_start(struct doc *d);
+void cell(struct doc *d, const char *text);
+void cell_num(struct doc *d, double v);
+void row_end(struct doc *d);
+void table_end(struct doc *d);
+
+int compare_runs(char **dirs, int n, const char *outdir);
+
 #endif

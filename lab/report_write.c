@@ -15,19 +15,14 @@
 
 #include "report_int.h"
 
-/* Both documents at once: every helper writes to html and md. */
-struct doc {
-	struct sbuf html, md;
-};
-
-static void both_text(struct doc *d, const char *s)
+void both_text(struct doc *d, const char *s)
 {
 	sb_html(&d->html, s);
 	sb_md(&d->md, s);
 }
 
 /* Text whose only markup is **bold**. */
-static void both_marked(struct doc *d, const char *s)
+void both_marked(struct doc *d, const char *s)
 {
 	bool bold = false;
 
@@ -52,7 +47,7 @@ static void both_marked(struct doc *d, const char *s)
 		sb_puts(&d->html, "</strong>");
 }
 
-static void heading(struct doc *d, int level, const char *id, const char *text)
+void heading(struct doc *d, int level, const char *id, const char *text)
 {
 	sb_printf(&d->html, "<h%d id=\"%s\">", level, id);
 	sb_html(&d->html, text);
@@ -62,7 +57,7 @@ static void heading(struct doc *d, int level, const char *id, const char *text)
 	sb_puts(&d->md, "\n\n");
 }
 
-static void para(struct doc *d, const char *cls, const char *marked)
+void para(struct doc *d, const char *cls, const char *marked)
 {
 	if (cls) {
 		sb_printf(&d->html, "<p class=\"%s\">", cls);
@@ -74,7 +69,7 @@ static void para(struct doc *d, const char *cls, const char *marked)
 	sb_puts(&d->md, "\n\n");
 }
 
-static void table_start(struct doc *d, const char *const *cols, size_t n)
+void table_start(struct doc *d, const char *const *cols, size_t n)
 {
 	sb_puts(&d->html, "<table>\n<thead><tr>");
 	sb_puts(&d->md, "|");
@@ -91,13 +86,13 @@ static void table_start(struct doc *d, const char *const *cols, size_t n)
 	sb_puts(&d->md, "\n");
 }
 
-static void row_start(struct doc *d)
+void row_start(struct doc *d)
 {
 	sb_puts(&d->html, "<tr>");
 	sb_puts(&d->md, "|");
 }
 
-static void cell(struct doc *d, const char *text)
+void cell(struct doc *d, const char *text)
 {
 	sb_puts(&d->html, "<td>");
 	both_text(d, text);
@@ -105,7 +100,7 @@ static void cell(struct doc *d, const char *text)
 	sb_puts(&d->md, " |");
 }
 
-static void cell_num(struct doc *d, double v)
+void cell_num(struct doc *d, double v)
 {
 	char buf[32];
 
@@ -116,19 +111,19 @@ static void cell_num(struct doc *d, double v)
 	sb_puts(&d->md, " |");
 }
 
-static void row_end(struct doc *d)
+void row_end(struct doc *d)
 {
 	sb_puts(&d->html, "</tr>\n");
 	sb_puts(&d->md, "\n");
 }
 
-static void table_end(struct doc *d)
+void table_end(struct doc *d)
 {
 	sb_puts(&d->html, "</tbody>\n</table>\n");
 	sb_puts(&d->md, "\n");
 }
 
-static const char css[] =
+const char report_css[] =
 	"body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;"
 	"padding:0 1em;color:#222;line-height:1.45}\n"
 	"h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.8em}\n"
@@ -686,7 +681,7 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 			  "<title>tierlab report: ");
 	sb_html(&d->html, run_title(r));
 	sb_puts(&d->html, "</title>\n<style>\n");
-	sb_puts(&d->html, css);
+	sb_puts(&d->html, report_css);
 	sb_puts(&d->html, "</style>\n</head>\n<body>\n<h1>tierlab report: ");
 	sb_html(&d->html, run_title(r));
 	sb_puts(&d->html, "</h1>\n<p class=\"sub\">");

@@ -135,6 +135,26 @@ printf '{"kernel_release": "x",\n "accelerator": }\n' >"$BAD/meta.json"
 "$LABTOOL" report "$BAD" >/dev/null 2>"$TMP/err"
 check "malformed meta.json names line and column" grep -q "meta.json:2:17: expected a value" "$TMP/err"
 
+# --- compare: a second "kernel" whose preferred-many medians are 10% lower ---
+B=$TMP/b/small-tiered-20250302-090000
+mkdir -p "$TMP/b" && cp -r "$FIXTURE" "$B"
+awk -F, -v OFS=, '$2 == "latency" && $3 == "preferred-many" &&
+	($7 == "p50_ns" || $7 ~ /^median_ci95_/) { $8 = int($8 * 0.9) } { print }' \
+	"$FIXTURE/summary.csv" >"$B/summary.csv"
+sed -i 's/6.12.57-tierlab-3f9c2a1d/6.12.57-tierlab-77aa01be/' "$B/meta.json"
+if "$LABTOOL" compare -o "$TMP/cmp" "$RUN" "$B" >/dev/null 2>"$TMP/err"; then
+	ok "labtool compare exits 0"
+else
+	not_ok "labtool compare exits 0"; sed 's/^/# /' "$TMP/err"
+fi
+check "compare.html/md/csv written" test -s "$TMP/cmp/compare.html" -a -s "$TMP/cmp/compare.md" -a -s "$TMP/cmp/compare.csv"
+check "a real difference is called (CIs disjoint)" \
+	grep -q '^latency,preferred-many,4k,free,p50_ns,2,11977,10779,-1198,-1609,-788,lower$' "$TMP/cmp/compare.csv"
+check "no claim where CIs overlap" grep -q '^latency,bind,4k,free,p50_ns,2,11800,11800,0,-424,424,overlap$' "$TMP/cmp/compare.csv"
+check "compare shows both kernels" grep -q '6.12.57-tierlab-77aa01be' "$TMP/cmp/compare.md"
+"$LABTOOL" compare "$RUN" >/dev/null 2>&1
+check "compare needs two runs (exit 64)" test $? -eq 64
+
 # --- headless Chromium: the page loads and every figure decodes ---
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `labtool compare`: the same figures of several runs side by side (two
+ * kernels, two fallback settings, two topologies), each difference taken
+ * against the first run.  For medians with a 95% CI in both runs the
+ * difference gets the interval [lo_b - hi_a, hi_b - lo_a]; it contains 0
+ * exactly when the two CIs overlap, and then no difference is claimed.
+ * Figures without a CI get a difference but no verdict.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report_int.h"
+
+/* Rows are matched on everything but nodes: node ids differ between topologies. */
+struct key {
+	const char *bench, *policy, *pagesize, *scenario, *metric, *unit;
+};
+
+static bool key_eq(const struct key *k, const struct row *w)
+{
+	return !strcmp(k->bench, w->f[COL_BENCH]) && !strcmp(k->policy, w->f[COL_POLICY]) &&
+	       !strcmp(k->pagesize, w->f[COL_PAGESIZE]) && !strcmp(k->scenario, w->f[COL_SCENARIO]) &&
+	       !strcmp(k->metric, w->f[COL_METRIC]);
+}
+
+static const struct row *find_key(const struct run *r, const struct key *k, const char *metric)
+{
+	struct key m = *k;
+
+	if (metric)
+		m.metric = metric;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok") && key_eq(&m, &r->rows[i]))
+			return &r->rows[i];
+	return NULL;
+}
+
+static bool is_ci_metric(const char *m)
+{
+	return !strcmp(m, "median_ci95_lo_ns") || !strcmp(m, "median_ci95_hi_ns");
+}
+
+enum verdict { V_NONE, V_OVERLAP, V_HIGHER, V_LOWER };
+
+static const char *const verdict_text[] = {
+	[V_NONE] = "no CI: not tested",
+	[V_OVERLAP] = "≈ CIs overlap: no claim",
+	[V_HIGHER] = "higher (CIs disjoint)",
+	[V_LOWER] = "lower (CIs disjoint)",
+};
+
+struct cmp {
+	double a, b, d, dlo, dhi;
+	enum verdict v;
+	bool have;
+};
+
+static struct cmp compare_one(const struct run *ra, const struct run *rb, const struct key *k)
+{
+	const struct row *a = find_key(ra, k, NULL), *b = find_key(rb, k, NULL);
+	struct cmp c = { NAN, NAN, NAN, NAN, NAN, V_NONE, false };
+
+	if (!a || !b || !a->numeric || !b->numeric)
+		return c;
+	c.have = true;
+	c.a = a->num;
+	c.b = b->num;
+	c.d = b->num - a->num;
+	if (!strcmp(k->metric, "p50_ns")) {
+		const struct row *alo = find_key(ra, k, "median_ci95_lo_ns");
+		const struct row *ahi = find_key(ra, k, "median_ci95_hi_ns");
+		const struct row *blo = find_key(rb, k, "median_ci95_lo_ns");
+		const struct row *bhi = find_key(rb, k, "median_ci95_hi_ns");
+
+		if (alo && ahi && blo && bhi && alo->numeric && ahi->numeric && blo->numeric &&
+		    bhi->numeric) {
+			c.dlo = blo->num - ahi->num;
+			c.dhi = bhi->num - alo->num;
+			if (intervals_overlap(alo->num, ahi->num, blo->num, bhi->num))
+				c.v = V_OVERLAP;
+			else
+				c.v = c.d > 0 ? V_HIGHER : V_LOWER;
+		}
+	}
+	return c;
+}
+
+static void value_text(const struct run *r, const struct key *k, struct sbuf *b)
+{
+	const struct row *w = find_key(r, k, NULL);
+	char v[32], lo[32], hi[32];
+
+	b->len = 0;
+	sb_puts(b, "");
+	if (!w) {
+		sb_puts(b, "—");
+		return;
+	}
+	if (!w->numeric) {
+		sb_puts(b, w->f[COL_VALUE]);
+		return;
+	}
+	fmt_num(v, sizeof(v), w->num);
+	sb_puts(b, v);
+	if (!strcmp(k->metric, "p50_ns")) {
+		const struct row *l = find_key(r, k, "median_ci95_lo_ns");
+		const struct row *h = find_key(r, k, "median_ci95_hi_ns");
+
+		if (l && h && l->numeric && h->numeric) {
+			fmt_num(lo, sizeof(lo), l->num);
+			fmt_num(hi, sizeof(hi), h->num);
+			sb_printf(b, " [%s, %s]", lo, hi);
+		}
+	}
+}
+
+static void diff_text(const struct run *ra, const struct run *rb, const struct key *k,
+		      struct sbuf *b, struct cmp *out)
+{
+	struct cmp c = compare_one(ra, rb, k);
+	char d[32], lo[32], hi[32];
+
+	b->len = 0;
+	sb_puts(b, "");
+	*out = c;
+	if (!c.have) {
+		const struct row *x = find_key(ra, k, NULL), *y = find_key(rb, k, NULL);
+
+		if (x && y && !x->numeric && !y->numeric)
+			sb_puts(b, strcmp(x->f[COL_VALUE], y->f[COL_VALUE]) ? "differs" : "same");
+		else
+			sb_puts(b, "—");
+		return;
+	}
+	fmt_num(d, sizeof(d), c.d);
+	sb_printf(b, "%s%s", c.d > 0 ? "+" : "", d);
+	if (c.a != 0) {
+		fmt_num(d, sizeof(d), 100 * c.d / fabs(c.a));
+		sb_printf(b, " (%s%s%%)", c.d > 0 ? "+" : "", d);
+	}
+	if (!isnan(c.dlo)) {
+		fmt_num(lo, sizeof(lo), c.dlo);
+		fmt_num(hi, sizeof(hi), c.dhi);
+		sb_printf(b, " [%s, %s]", lo, hi);
+	}
+	sb_printf(b, " %s", verdict_text[c.v]);
+}
+
+static void add_key(struct key **keys, size_t *n, const struct row *w)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (key_eq(&(*keys)[i], w))
+			return;
+	*keys = xrealloc(*keys, (*n + 1) * sizeof(**keys));
+	(*keys)[(*n)++] = (struct key){ w->f[COL_BENCH], w->f[COL_POLICY], w->f[COL_PAGESIZE],
+					 w->f[COL_SCENARIO], w->f[COL_METRIC], w->f[COL_UNIT] };
+}
+
+static void nodes_text(struct run *runs, int n, const struct key *k, struct sbuf *b)
+{
+	struct strlist l = { 0 };
+
+	b->len = 0;
+	sb_puts(b, "");
+	for (int i = 0; i < n; i++) {
+		const struct row *w = find_key(&runs[i], k, NULL);
+
+		if (w)
+			sl_add(&l, w->f[COL_NODES]);
+	}
+	for (size_t i = 0; i < l.n; i++)
+		sb_printf(b, "%s%s", i ? " / " : "", l.v[i]);
+	sl_free(&l);
+}
+
+static void metric_table(struct doc *d, struct sbuf *csv, struct run *runs, int n,
+			 const struct key *keys, size_t nkeys, bool latency_medians)
+{
+	size_t ncols = 6 + (size_t)n + (size_t)(n - 1);
+	const char **cols = xcalloc(ncols, sizeof(*cols));
+	char **owned = xcalloc(ncols, sizeof(*owned));
+	struct sbuf t = { 0 };
+	size_t c = 0;
+
+	cols[c++] = "bench";
+	cols[c++] = "policy";
+	cols[c++] = "nodes";
+	cols[c++] = "page size";
+	cols[c++] = "scenario";
+	cols[c++] = "metric (unit)";
+	for (int i = 0; i < n; i++) {
+		owned[c] = xasprintf("run %d", i + 1);
+		cols[c] = owned[c];
+		c++;
+	}
+	for (int i = 1; i < n; i++) {
+		owned[c] = xasprintf("run %d − run 1", i + 1);
+		cols[c] = owned[c];
+		c++;
+	}
+	table_start(d, cols, ncols);
+	for (size_t k = 0; k < nkeys; k++) {
+		const struct key *key = &keys[k];
+		bool is_p50 = !strcmp(key->bench, "latency") && !strcmp(key->metric, "p50_ns");
+
+		if (is_p50 != latency_medians || is_ci_metric(key->metric))
+			continue;
+		row_start(d);
+		cell(d, key->bench);
+		cell(d, key->policy);
+		nodes_text(runs, n, key, &t);
+		cell(d, t.s);
+		cell(d, key->pagesize);
+		cell(d, key->scenario);
+		char *m = *key->unit && strcmp(key->unit, "-") ? xasprintf("%s (%s)", key->metric, key->unit)
+							       : xstrdup(key->metric);
+
+		cell(d, m);
+		free(m);
+		for (int i = 0; i < n; i++) {
+			value_text(&runs[i], key, &t);
+			cell(d, t.s);
+		}
+		for (int i = 1; i < n; i++) {
+			struct cmp cm;
+
+			diff_text(&runs[0], &runs[i], key, &t, &cm);
+			cell(d, t.s);
+			sb_printf(csv, "%s,%s,%s,%s,%s,%d,", key->bench, key->policy, key->pagesize,
+				  key->scenario, key->metric, i + 1);
+			if (cm.have)
+				sb_printf(csv, "%.9g,%.9g,%.9g,", cm.a, cm.b, cm.d);
+			else
+				sb_puts(csv, ",,,");
+			if (!isnan(cm.dlo))
+				sb_printf(csv, "%.9g,%.9g,", cm.dlo, cm.dhi);
+			else
+				sb_puts(csv, ",,");
+			sb_printf(csv, "%s\n", !cm.have ? "" : cm.v == V_OVERLAP ? "overlap"
+						   : cm.v == V_HIGHER ? "higher"
+						   : cm.v == V_LOWER ? "lower" : "no-ci");
+		}
+		row_end(d);
+	}
+	table_end(d);
+	for (size_t i = 0; i < ncols; i++)
+		free(owned[i]);
+	free(owned);
+	free(cols);
+	sb_free(&t);
+}
+
+/* CSV fields come from CSV files; keep them parseable. */
+static bool csv_safe(const struct run *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		for (int k = 0; k < NR_ROW_COLS; k++)
+			if (strpbrk(r->rows[i].f[k], ",\"\n\r"))
+				return false;
+	return true;
+}
+
+int compare_runs(char **dirs, int n, const char *outdir)
+{
+	struct run *runs = xcalloc((size_t)n, sizeof(*runs));
+	struct doc d = { 0 };
+	struct sbuf csv = { 0 };
+	struct key *keys = NULL;
+	size_t nkeys = 0;
+	int loaded = 0, rc = 65;
+	bool safe = true;
+
+	for (; loaded < n; loaded++)
+		if (run_load(dirs[loaded], &runs[loaded]) < 0)
+			goto out;
+	for (int i = 0; i < n; i++) {
+		safe &= csv_safe(&runs[i]);
+		for (size_t k = 0; k < runs[i].nrows; k++)
+			if (!strcmp(runs[i].rows[k].f[COL_BOOT_STATUS], "ok"))
+				add_key(&keys, &nkeys, &runs[i].rows[k]);
+	}
+
+	sb_puts(&d.html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			 "<title>tierlab comparison</title>\n<style>\n");
+	sb_puts(&d.html, report_css);
+	sb_puts(&d.html, "td{white-space:nowrap}</style>\n</head>\n<body>\n<h1>tierlab comparison</h1>\n");
+	sb_puts(&d.md, "# tierlab comparison\n\n");
+	{
+		static const char *const cols[] = { "run", "directory", "topology", "kernel release",
+						    "series hash", "accelerator", "QEMU" };
+		struct strlist accs = { 0 }, topos = { 0 }, kernels = { 0 };
+
+		heading(&d, 2, "runs", "Runs");
+		table_start(&d, cols, 7);
+		for (int i = 0; i < n; i++) {
+			const struct run *r = &runs[i];
+			const char *topo = run_meta(r, "topology", "topology_file", NULL);
+			const char *acc = run_meta(r, "accelerator", NULL);
+			const char *kr = run_meta(r, "kernel_release", NULL);
+			char num[16];
+
+			if (!topo && r->nrows)
+				topo = r->rows[0].f[COL_TOPOLOGY];
+			sl_add(&accs, acc ? acc : "?");
+			sl_add(&topos, topo ? topo : "?");
+			sl_add(&kernels, kr ? kr : "?");
+			snprintf(num, sizeof(num), "%d", i + 1);
+			row_start(&d);
+			cell(&d, num);
+			cell(&d, run_meta(r, "run_id", NULL) ? run_meta(r, "run_id", NULL) : r->name);
+			cell(&d, topo ? topo : "not recorded");
+			cell(&d, kr ? kr : "not recorded");
+			cell(&d, run_meta(r, "series_hash", NULL) ? run_meta(r, "series_hash", NULL) : "—");
+			cell(&d, acc ? acc : "not recorded");
+			cell(&d, run_meta(r, "qemu_version", NULL) ? run_meta(r, "qemu_version", NULL) : "—");
+			row_end(&d);
+		}
+		table_end(&d);
+		para(&d, NULL, "Rows are matched on bench, policy, page size, scenario and metric — not "
+			       "on node ids, which differ between topologies. Every difference is "
+			       "\"run k − run 1\". For median fault latency the bracket is "
+			       "[lo_k − hi_1, hi_k − lo_1] from the two runs' 95% CIs of the median; it "
+			       "contains 0 exactly when the CIs overlap, and then **no difference is "
+			       "claimed**. Other figures carry no CI, so their differences are not "
+			       "tested.");
+		if (accs.n > 1)
+			para(&d, "warn", "**The runs used different accelerators** (TCG vs KVM): their "
+					 "timings are not comparable; only placement and OOM figures are.");
+		if (topos.n > 1 && kernels.n > 1)
+			para(&d, "warn", "**Both the topology and the kernel differ** between runs: a "
+					 "difference mixes the two effects.");
+		if (accs.v && (!strcmp(accs.v[0], "tcg") || !strcmp(accs.v[0], "?")))
+			para(&d, "caveat", "**Emulated CPU (TCG).** Timings are emulation timings; QEMU "
+					   "does not make slow nodes slow, so tier costs are modeled, "
+					   "not measured.");
+		sl_free(&accs);
+		sl_free(&topos);
+		sl_free(&kernels);
+	}
+	sb_puts(&csv, "bench,policy,pagesize,scenario,metric,run,base_value,value,delta,"
+		      "delta_lo,delta_hi,verdict\n");
+	heading(&d, 2, "latency", "Median fault latency (ns) with 95% CI");
+	metric_table(&d, &csv, runs, n, keys, nkeys, true);
+	heading(&d, 2, "other", "Every other figure");
+	metric_table(&d, &csv, runs, n, keys, nkeys, false);
+	sb_puts(&d.html, "</body>\n</html>\n");
+
+	rc = 74;
+	if (mkdir(outdir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "labtool compare: %s: %s\n", outdir, strerror(errno));
+		goto out;
+	}
+	static const char *const names[] = { "compare.html", "compare.md", "compare.csv" };
+
+	for (int k = 0; k < 3; k++) {
+		struct sbuf *b = k == 0 ? &d.html : k == 1 ? &d.md : &csv;
+		char *path = xasprintf("%s/%s", outdir, names[k]);
+
+		if (k == 2 && !safe) {
+			fprintf(stderr, "labtool compare: a field holds a comma or quote; %s not written\n",
+				path);
+			free(path);
+			continue;
+		}
+		if (write_file_atomic(path, b->s, b->len) < 0) {
+			fprintf(stderr, "labtool compare: %s: %s\n", path, strerror(errno));
+			free(path);
+			goto out;
+		}
+		printf("%s\n", path);
+		free(path);
+	}
+	rc = 0;
+out:
+	for (int i = 0; i < loaded; i++)
+		run_free(&runs[i]);
+	free(runs);
+	free(keys);
+	sb_free(&d.html);
+	sb_free(&d.md);
+	sb_free(&csv);
+	return rc;
+}
