@@ -22,6 +22,6 @@ do for [fmt in "svg png"] {
 		set terminal pngcairo size 960,540 noenhanced font "DejaVu Sans,10" background "#ffffff"
 	}
 	set output ARG2.".".fmt
-	plot for [i=2:ncols+1] ARG1 using 0:i:xtic(1) with linespoints lw 2 dt (i-1) pt (i+3) ps 1.2 title columnheader(i)
+	plot for [i=2:ncols+1] ARG1 using 0:i:xtic(1) with linespoints lw 2 dt i-1 pt i+3 ps 1.2 title columnheader(i)
 	unset output
 }

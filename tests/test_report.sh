@@ -9,6 +9,9 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LABTOOL=${LABTOOL:-$ROOT/build/host/labtool}
 FIXTURE=$ROOT/tests/fixtures/run-small
+# the scripts of this tree, whichever labtool binary is tested
+TIERLAB_PLOTS=${TIERLAB_PLOTS:-$ROOT/plots}
+export TIERLAB_PLOTS
 fails=0
 n=0
 
