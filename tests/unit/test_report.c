@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The report's readers (CSV, JSON) and its small math: intervals, numbers. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "report.h"
+#include "report_int.h"
+
+static int parse(const char *text, struct csv *c, char *err, size_t n)
+{
+	return csv_parse(text, strlen(text), "t.csv", c, err, n);
+}
+
+TEST(report_csv_quotes_crlf_and_empty_lines)
+{
+	struct csv c;
+	char err[128] = "";
+	const char *t = "a,b,c\r\n1,\"x,y\",\"say \"\"hi\"\"\"\r\n\r\n2,,\"multi\nline\"\n";
+
+	CHECK(parse(t, &c, err, sizeof(err)) == 0);
+	CHECK(c.ncols == 3);
+	CHECK(c.nrows == 2);
+	if (c.nrows == 2) {
+		CHECK_STR(c.rows[0].field[1], "x,y");
+		CHECK_STR(c.rows[0].field[2], "say \"hi\"");
+		CHECK_STR(c.rows[1].field[1], "");
+		CHECK_STR(c.rows[1].field[2], "multi\nline");
+		CHECK(c.rows[0].line == 2);
+		CHECK(c.rows[1].line == 4);
+	}
+	CHECK(csv_col(&c, "c") == 2);
+	CHECK(csv_col(&c, "d") == -1);
+	csv_free(&c);
+}
+
+TEST(report_csv_no_trailing_newline)
+{
+	struct csv c;
+	char err[128];
+
+	CHECK(parse("a,b\n1,2", &c, err, sizeof(err)) == 0);
+	CHECK(c.nrows == 1);
+	if (c.nrows == 1)
+		CHECK_STR(c.rows[0].field[1], "2");
+	csv_free(&c);
+}
+
+TEST(report_csv_errors_name_line)
+{
+	struct csv c;
+	char err[128];
+
+	CHECK(parse("a,b\n1,2\n1,2,3\n", &c, err, sizeof(err)) == -1);
+	CHECK_STR(err, "t.csv:3: expected 2 fields, got 3");
+	CHECK(parse("a,b\n1,\"open\n", &c, err, sizeof(err)) == -1);
+	CHECK_STR(err, "t.csv:2: unterminated quoted field");
+	CHECK(parse("a,b\n1,\"x\"y\n", &c, err, sizeof(err)) == -1);
+	CHECK_STR(err, "t.csv:2: text after a closing quote");
+	CHECK(parse("a,b\n1,x\"y\n", &c, err, sizeof(err)) == -1);
+	CHECK_STR(err, "t.csv:2: quote inside an unquoted field");
+	CHECK(parse("", &c, err, sizeof(err)) == -1);
+	CHECK_STR(err, "t.csv:1: empty file, expected a header line");
+	CHECK(parse("a,,b\n", &c, err, sizeof(err)) == -1);
+	CHECK_STR(err, "t.csv:1: header column 2 is empty");
+	CHECK(csv_parse("a\nx\0y\n", 6, "t.csv", &c, err, sizeof(err)) == -1);
+	CHECK_STR(err, "t.csv:2: NUL byte in field");
+}
+
+static int flat(const char *text, struct kvlist *l, char *err, size_t n)
+{
+	return json_flatten(text, strlen(text), "m.json", l, err, n);
+}
+
+TEST(report_json_flatten)
+{
+	struct kvlist l;
+	char err[128] = "";
+	const char *t = "{\"k\": \"6.12\", \"n\": 2, \"f\": -1.5e3, \"b\": true, \"z\": null,\n"
+			"\"o\": {\"a\": [1, \"x\"], \"e\": {}}, \"s\": \"q\\\"\\\\\\n\\u00e9\\ud83d\\ude00\"}";
+
+	CHECK(flat(t, &l, err, sizeof(err)) == 0);
+	CHECK_STR(kv_get(&l, "k"), "6.12");
+	CHECK_STR(kv_get(&l, "n"), "2");
+	CHECK_STR(kv_get(&l, "f"), "-1.5e3");
+	CHECK_STR(kv_get(&l, "b"), "true");
+	CHECK_STR(kv_get(&l, "z"), "");
+	CHECK_STR(kv_get(&l, "o.a.0"), "1");
+	CHECK_STR(kv_get(&l, "o.a.1"), "x");
+	CHECK_STR(kv_get(&l, "s"), "q\"\\\n\xc3\xa9\xf0\x9f\x98\x80");
+	CHECK(kv_get(&l, "o.e") == NULL);
+	kv_free(&l);
+}
+
+TEST(report_json_errors_name_line_and_column)
+{
+	struct kvlist l;
+	char err[128];
+
+	CHECK(flat("{\"a\": 1,\n \"b\": }", &l, err, sizeof(err)) == -1);
+	CHECK_STR(err, "m.json:2:7: expected a value");
+	CHECK(flat("{\"a\" 1}", &l, err, sizeof(err)) == -1);
+	CHECK_STR(err, "m.json:1:6: expected ':'");
+	CHECK(flat("{\"a\": 1} x", &l, err, sizeof(err)) == -1);
+	CHECK_STR(err, "m.json:1:10: text after the JSON object");
+	CHECK(flat("[1]", &l, err, sizeof(err)) == -1);
+	CHECK(flat("{\"a\": \"\\ud800\"}", &l, err, sizeof(err)) == -1);
+	CHECK(flat("{\"a\": 1-2}", &l, err, sizeof(err)) == -1);
+	CHECK(flat("{\"a\": \"x", &l, err, sizeof(err)) == -1);
+	CHECK_STR(err, "m.json:1:9: unterminated string");
+}
+
+TEST(report_intervals_overlap)
+{
+	CHECK(intervals_overlap(1, 2, 2, 3));	/* touching counts as overlap */
+	CHECK(intervals_overlap(1, 5, 2, 3));
+	CHECK(!intervals_overlap(1, 2, 2.5, 3));
+	CHECK(!intervals_overlap(4, 5, 1, 3.9));
+}
+
+TEST(report_fmt_num)
+{
+	char b[32];
+
+	fmt_num(b, sizeof(b), 11977.4);
+	CHECK_STR(b, "11977");
+	fmt_num(b, sizeof(b), 0.25);
+	CHECK_STR(b, "0.25");
+	fmt_num(b, sizeof(b), -0.0);
+	CHECK_STR(b, "0");
+	fmt_num(b, sizeof(b), NAN);
+	CHECK_STR(b, "n/a");
+	fmt_num(b, sizeof(b), 123.456);
+	CHECK_STR(b, "123.5");
+}
+
+TEST(report_escaping_and_base64)
+{
+	struct sbuf b = { 0 };
+
+	sb_html(&b, "<a href=\"x\">&'</a>");
+	CHECK_STR(b.s, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+	b.len = 0;
+	sb_md(&b, "a|b_c\nd");
+	CHECK_STR(b.s, "a\\|b\\_c d");
+	b.len = 0;
+	sb_base64(&b, (const unsigned char *)"Man", 3);
+	sb_base64(&b, (const unsigned char *)"Ma", 2);
+	sb_base64(&b, (const unsigned char *)"M", 1);
+	CHECK_STR(b.s, "TWFuTWE=TQ==");
+	sb_free(&b);
+	char *s = slugify("Fio/Rand Read_1");
+
+	CHECK_STR(s, "fio-rand-read-1");
+	free(s);
+}
+
+TEST(report_oom_and_policy_order)
+{
+	CHECK(oom_outcome_rank("completed") < oom_outcome_rank("enomem"));
+	CHECK(oom_outcome_rank("sigbus") < oom_outcome_rank("oom-killed"));
+	CHECK(oom_outcome_rank("weird") > oom_outcome_rank("oom-killed"));
+	CHECK(policy_rank("bind") < policy_rank("preferred-many"));
+	CHECK(policy_rank("preferred-many") < policy_rank("default"));
+	CHECK(policy_rank("mystery") > policy_rank("default"));
+	CHECK(policy_is_reference("interleave"));
+	CHECK(!policy_is_reference("preferred"));
+}
+
+/* ---- the recommendation: no claim when CIs overlap ---- */
+
+static struct row mkrow(const char *bench, const char *policy, const char *nodes,
+			const char *ps, const char *sc, const char *metric, const char *value)
+{
+	struct row w = { 0 };
+	char *end;
+
+	w.f[COL_TOPOLOGY] = "t";
+	w.f[COL_BENCH] = bench;
+	w.f[COL_POLICY] = policy;
+	w.f[COL_NODES] = nodes;
+	w.f[COL_PAGESIZE] = ps;
+	w.f[COL_SCENARIO] = sc;
+	w.f[COL_METRIC] = metric;
+	w.f[COL_VALUE] = value;
+	w.f[COL_UNIT] = "";
+	w.f[COL_RUN_ID] = "r";
+	w.f[COL_BOOT_ID] = "b1";
+	w.f[COL_BOOT_STATUS] = "ok";
+	w.num = strtod(value, &end);
+	w.numeric = !*end;
+	if (!w.numeric)
+		w.num = NAN;
+	return w;
+}
+
+TEST(report_recommendation_is_honest)
+{
+	struct row rows[] = {
+		mkrow("latency", "bind", "1", "4k", "free", "p50_ns", "100"),
+		mkrow("latency", "bind", "1", "4k", "free", "median_ci95_lo_ns", "95"),
+		mkrow("latency", "bind", "1", "4k", "free", "median_ci95_hi_ns", "105"),
+		mkrow("latency", "preferred", "1", "4k", "free", "p50_ns", "103"),
+		mkrow("latency", "preferred", "1", "4k", "free", "median_ci95_lo_ns", "99"),
+		mkrow("latency", "preferred", "1", "4k", "free", "median_ci95_hi_ns", "107"),
+		mkrow("latency", "preferred-many", "1+3", "4k", "free", "p50_ns", "130"),
+		mkrow("latency", "preferred-many", "1+3", "4k", "free", "median_ci95_lo_ns", "120"),
+		mkrow("latency", "preferred-many", "1+3", "4k", "free", "median_ci95_hi_ns", "140"),
+		mkrow("fallback", "bind", "1", "4k", "full", "preferred_frac", "1"),
+		mkrow("fallback", "preferred", "1", "4k", "full", "preferred_frac", "0.4"),
+		mkrow("fallback", "preferred-many", "1+3", "4k", "full", "preferred_frac", "0.3"),
+		mkrow("oom", "bind", "1", "4k", "full", "outcome", "oom-killed"),
+		mkrow("oom", "preferred", "1", "4k", "full", "outcome", "completed"),
+		mkrow("oom", "preferred-many", "1+3", "4k", "full", "outcome", "enomem"),
+	};
+	struct run r = { 0 };
+	struct entries e;
+	struct headline h;
+	struct sbuf b = { 0 };
+
+	r.rows = rows;
+	r.nrows = sizeof(rows) / sizeof(rows[0]);
+	collect_entries(&r, &e);
+	CHECK(e.n == 3);
+	compute_headline(&r, &e, &h);
+	CHECK_STR(h.lat_ps, "4k");
+	CHECK_STR(h.fb_sc, "full");
+	CHECK_NEAR(h.lines[0].pref, 1.0, 1e-9);
+	CHECK(h.lines[0].oom_bad == 1);
+	CHECK(h.lines[2].oom_bad == 0);	/* ENOMEM is not a kill */
+	recommendation(&r, &e, &h, &b);
+	/* bind keeps more but was killed; preferred wins on placement */
+	CHECK(strstr(b.s, "**preferred 1** keeps the largest share") != NULL);
+	CHECK(strstr(b.s, "bind 1 keeps more (100%) but was OOM-killed") != NULL);
+	/* bind's CI overlaps preferred's: no claim; preferred-many's does not */
+	CHECK(strstr(b.s, "cannot be told apart from bind 1") != NULL);
+	CHECK(strstr(b.s, "lower than preferred-many 1+3") != NULL);
+	sb_free(&b);
+	headline_free(&h);
+	entries_free(&e);
+}
