@@ -350,13 +350,13 @@ jq -n \
 	--arg host_kernel "$(uname -r)" \
 	--arg topologies "$topo_hashes" \
 	--arg lab_commit "$(git -C "$lab" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$lab" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
-	--arg start "$started" --arg end "$(date -Is)" \
+	--arg started "$started" --arg ended "$(date -Is)" \
 	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots exec=${exec_cmd:+yes}" \
 	'{kernel_release: $kernel_release, kernel_flavor: $kernel_flavor, series_hash: $series_hash,
 	  kernel_source: $kernel_source, qemu_version: $qemu_version, accelerator: $accelerator,
 	  host_cpus: ($host_cpus | tonumber), host_kernel: $host_kernel,
 	  topologies: ($topologies | split("\n") | map(select(length > 0) | split(" ") | {hash: .[0], file: .[1]})),
-	  lab_commit: $lab_commit, start: $start, end: $end, options: $options}' > "$run/meta.json.tmp"
+	  lab_commit: $lab_commit, "start": $started, "end": $ended, options: $options}' > "$run/meta.json.tmp"
 mv "$run/meta.json.tmp" "$run/meta.json"
 
 if [ -z "$exec_cmd" ]; then
