@@ -203,34 +203,34 @@ static void metric_table(struct doc *d, struct sbuf *csv, struct run *runs, int 
 		cols[c] = owned[c];
 		c++;
 	}
-	table_start(d, cols, ncols);
+	doc_table_start(d, cols, ncols);
 	for (size_t k = 0; k < nkeys; k++) {
 		const struct key *key = &keys[k];
 		bool is_p50 = !strcmp(key->bench, "latency") && !strcmp(key->metric, "p50_ns");
 
 		if (is_p50 != latency_medians || is_ci_metric(key->metric))
 			continue;
-		row_start(d);
-		cell(d, key->bench);
-		cell(d, key->policy);
+		doc_row_start(d);
+		doc_cell(d, key->bench);
+		doc_cell(d, key->policy);
 		nodes_text(runs, n, key, &t);
-		cell(d, t.s);
-		cell(d, key->pagesize);
-		cell(d, key->scenario);
+		doc_cell(d, t.s);
+		doc_cell(d, key->pagesize);
+		doc_cell(d, key->scenario);
 		char *m = *key->unit && strcmp(key->unit, "-") ? xasprintf("%s (%s)", key->metric, key->unit)
 							       : xstrdup(key->metric);
 
-		cell(d, m);
+		doc_cell(d, m);
 		free(m);
 		for (int i = 0; i < n; i++) {
 			value_text(&runs[i], key, &t);
-			cell(d, t.s);
+			doc_cell(d, t.s);
 		}
 		for (int i = 1; i < n; i++) {
 			struct cmp cm;
 
 			diff_text(&runs[0], &runs[i], key, &t, &cm);
-			cell(d, t.s);
+			doc_cell(d, t.s);
 			sb_printf(csv, "%s,%s,%s,%s,%s,%d,", key->bench, key->policy, key->pagesize,
 				  key->scenario, key->metric, i + 1);
 			if (cm.have)
@@ -245,9 +245,9 @@ static void metric_table(struct doc *d, struct sbuf *csv, struct run *runs, int 
 						   : cm.v == V_HIGHER ? "higher"
 						   : cm.v == V_LOWER ? "lower" : "no-ci");
 		}
-		row_end(d);
+		doc_row_end(d);
 	}
-	table_end(d);
+	doc_table_end(d);
 	for (size_t i = 0; i < ncols; i++)
 		free(owned[i]);
 	free(owned);
@@ -295,8 +295,8 @@ int compare_runs(char **dirs, int n, const char *outdir)
 						    "series hash", "accelerator", "QEMU" };
 		struct strlist accs = { 0 }, topos = { 0 }, kernels = { 0 };
 
-		heading(&d, 2, "runs", "Runs");
-		table_start(&d, cols, 7);
+		doc_heading(&d, 2, "runs", "Runs");
+		doc_table_start(&d, cols, 7);
 		for (int i = 0; i < n; i++) {
 			const struct run *r = &runs[i];
 			const char *topo = run_meta(r, "topology", "topology_file", NULL);
@@ -310,18 +310,18 @@ int compare_runs(char **dirs, int n, const char *outdir)
 			sl_add(&topos, topo ? topo : "?");
 			sl_add(&kernels, kr ? kr : "?");
 			snprintf(num, sizeof(num), "%d", i + 1);
-			row_start(&d);
-			cell(&d, num);
-			cell(&d, run_meta(r, "run_id", NULL) ? run_meta(r, "run_id", NULL) : r->name);
-			cell(&d, topo ? topo : "not recorded");
-			cell(&d, kr ? kr : "not recorded");
-			cell(&d, run_meta(r, "series_hash", NULL) ? run_meta(r, "series_hash", NULL) : "—");
-			cell(&d, acc ? acc : "not recorded");
-			cell(&d, run_meta(r, "qemu_version", NULL) ? run_meta(r, "qemu_version", NULL) : "—");
-			row_end(&d);
+			doc_row_start(&d);
+			doc_cell(&d, num);
+			doc_cell(&d, run_meta(r, "run_id", NULL) ? run_meta(r, "run_id", NULL) : r->name);
+			doc_cell(&d, topo ? topo : "not recorded");
+			doc_cell(&d, kr ? kr : "not recorded");
+			doc_cell(&d, run_meta(r, "series_hash", NULL) ? run_meta(r, "series_hash", NULL) : "—");
+			doc_cell(&d, acc ? acc : "not recorded");
+			doc_cell(&d, run_meta(r, "qemu_version", NULL) ? run_meta(r, "qemu_version", NULL) : "—");
+			doc_row_end(&d);
 		}
-		table_end(&d);
-		para(&d, NULL, "Rows are matched on bench, policy, page size, scenario and metric — not "
+		doc_table_end(&d);
+		doc_para(&d, NULL, "Rows are matched on bench, policy, page size, scenario and metric — not "
 			       "on node ids, which differ between topologies. Every difference is "
 			       "\"run k − run 1\". For median fault latency the bracket is "
 			       "[lo_k − hi_1, hi_k − lo_1] from the two runs' 95% CIs of the median; it "
@@ -329,13 +329,13 @@ int compare_runs(char **dirs, int n, const char *outdir)
 			       "claimed**. Other figures carry no CI, so their differences are not "
 			       "tested.");
 		if (accs.n > 1)
-			para(&d, "warn", "**The runs used different accelerators** (TCG vs KVM): their "
+			doc_para(&d, "warn", "**The runs used different accelerators** (TCG vs KVM): their "
 					 "timings are not comparable; only placement and OOM figures are.");
 		if (topos.n > 1 && kernels.n > 1)
-			para(&d, "warn", "**Both the topology and the kernel differ** between runs: a "
+			doc_para(&d, "warn", "**Both the topology and the kernel differ** between runs: a "
 					 "difference mixes the two effects.");
 		if (accs.v && (!strcmp(accs.v[0], "tcg") || !strcmp(accs.v[0], "?")))
-			para(&d, "caveat", "**Emulated CPU (TCG).** Timings are emulation timings; QEMU "
+			doc_para(&d, "caveat", "**Emulated CPU (TCG).** Timings are emulation timings; QEMU "
 					   "does not make slow nodes slow, so tier costs are modeled, "
 					   "not measured.");
 		sl_free(&accs);
@@ -344,9 +344,9 @@ int compare_runs(char **dirs, int n, const char *outdir)
 	}
 	sb_puts(&csv, "bench,policy,pagesize,scenario,metric,run,base_value,value,delta,"
 		      "delta_lo,delta_hi,verdict\n");
-	heading(&d, 2, "latency", "Median fault latency (ns) with 95% CI");
+	doc_heading(&d, 2, "latency", "Median fault latency (ns) with 95% CI");
 	metric_table(&d, &csv, runs, n, keys, nkeys, true);
-	heading(&d, 2, "other", "Every other figure");
+	doc_heading(&d, 2, "other", "Every other figure");
 	metric_table(&d, &csv, runs, n, keys, nkeys, false);
 	sb_puts(&d.html, "</body>\n</html>\n");
 

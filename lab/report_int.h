@@ -80,16 +80,16 @@ struct doc {
 };
 
 extern const char report_css[];
-void both_text(struct doc *d, const char *s);
-void both_marked(struct doc *d, const char *s);	/* **bold** is the only markup */
-void heading(struct doc *d, int level, const char *id, const char *text);
-void para(struct doc *d, const char *cls, const char *marked);
-void table_start(struct doc *d, const char *const *cols, size_t n);
-void row_start(struct doc *d);
-void cell(struct doc *d, const char *text);
-void cell_num(struct doc *d, double v);
-void row_end(struct doc *d);
-void table_end(struct doc *d);
+void doc_text(struct doc *d, const char *s);
+void doc_marked(struct doc *d, const char *s);	/* **bold** is the only markup */
+void doc_heading(struct doc *d, int level, const char *id, const char *text);
+void doc_para(struct doc *d, const char *cls, const char *marked);
+void doc_table_start(struct doc *d, const char *const *cols, size_t n);
+void doc_row_start(struct doc *d);
+void doc_cell(struct doc *d, const char *text);
+void doc_cell_num(struct doc *d, double v);
+void doc_row_end(struct doc *d);
+void doc_table_end(struct doc *d);
 
 int compare_runs(char **dirs, int n, const char *outdir);
 

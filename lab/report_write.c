@@ -15,14 +15,14 @@
 
 #include "report_int.h"
 
-void both_text(struct doc *d, const char *s)
+void doc_text(struct doc *d, const char *s)
 {
 	sb_html(&d->html, s);
 	sb_md(&d->md, s);
 }
 
 /* Text whose only markup is **bold**. */
-void both_marked(struct doc *d, const char *s)
+void doc_marked(struct doc *d, const char *s)
 {
 	bool bold = false;
 
@@ -47,7 +47,7 @@ void both_marked(struct doc *d, const char *s)
 		sb_puts(&d->html, "</strong>");
 }
 
-void heading(struct doc *d, int level, const char *id, const char *text)
+void doc_heading(struct doc *d, int level, const char *id, const char *text)
 {
 	sb_printf(&d->html, "<h%d id=\"%s\">", level, id);
 	sb_html(&d->html, text);
@@ -57,25 +57,25 @@ void heading(struct doc *d, int level, const char *id, const char *text)
 	sb_puts(&d->md, "\n\n");
 }
 
-void para(struct doc *d, const char *cls, const char *marked)
+void doc_para(struct doc *d, const char *cls, const char *marked)
 {
 	if (cls) {
 		sb_printf(&d->html, "<p class=\"%s\">", cls);
 		sb_puts(&d->md, "> ");	/* boxes become block quotes */
 	} else
 		sb_puts(&d->html, "<p>");
-	both_marked(d, marked);
+	doc_marked(d, marked);
 	sb_puts(&d->html, "</p>\n");
 	sb_puts(&d->md, "\n\n");
 }
 
-void table_start(struct doc *d, const char *const *cols, size_t n)
+void doc_table_start(struct doc *d, const char *const *cols, size_t n)
 {
 	sb_puts(&d->html, "<table>\n<thead><tr>");
 	sb_puts(&d->md, "|");
 	for (size_t i = 0; i < n; i++) {
 		sb_puts(&d->html, "<th>");
-		both_text(d, cols[i]);
+		doc_text(d, cols[i]);
 		sb_puts(&d->html, "</th>");
 		sb_puts(&d->md, " |");
 	}
@@ -86,38 +86,38 @@ void table_start(struct doc *d, const char *const *cols, size_t n)
 	sb_puts(&d->md, "\n");
 }
 
-void row_start(struct doc *d)
+void doc_row_start(struct doc *d)
 {
 	sb_puts(&d->html, "<tr>");
 	sb_puts(&d->md, "|");
 }
 
-void cell(struct doc *d, const char *text)
+void doc_cell(struct doc *d, const char *text)
 {
 	sb_puts(&d->html, "<td>");
-	both_text(d, text);
+	doc_text(d, text);
 	sb_puts(&d->html, "</td>");
 	sb_puts(&d->md, " |");
 }
 
-void cell_num(struct doc *d, double v)
+void doc_cell_num(struct doc *d, double v)
 {
 	char buf[32];
 
 	fmt_num(buf, sizeof(buf), v);
 	sb_puts(&d->html, "<td class=\"num\">");
-	both_text(d, buf);
+	doc_text(d, buf);
 	sb_puts(&d->html, "</td>");
 	sb_puts(&d->md, " |");
 }
 
-void row_end(struct doc *d)
+void doc_row_end(struct doc *d)
 {
 	sb_puts(&d->html, "</tr>\n");
 	sb_puts(&d->md, "\n");
 }
 
-void table_end(struct doc *d)
+void doc_table_end(struct doc *d)
 {
 	sb_puts(&d->html, "</tbody>\n</table>\n");
 	sb_puts(&d->md, "\n");
@@ -184,23 +184,23 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 	const char *cols[] = { "policy", "nodes", c1, c2, c3, "fallback, %", "OOM outcomes",
 			       "modeled read latency, ns", "modeled read bandwidth, MB/s" };
 
-	heading(d, 2, "headline", "Headline per policy");
+	doc_heading(d, 2, "headline", "Headline per policy");
 	if (!e->n) {
-		para(d, NULL, "No microbenchmark rows (latency, fallback, oom, model) in this run.");
+		doc_para(d, NULL, "No microbenchmark rows (latency, fallback, oom, model) in this run.");
 		goto out;
 	}
-	table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+	doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t i = 0; i < e->n; i++) {
 		const struct headline_line *l = &h->lines[i];
 		struct sbuf s = { 0 };
 		char a[32], b[32], c[32];
 
-		row_start(d);
+		doc_row_start(d);
 		sb_printf(&s, "%s%s", e->v[i].policy,
 			  policy_is_reference(e->v[i].policy) ? " (reference)" : "");
-		cell(d, s.s);
+		doc_cell(d, s.s);
 		s.len = 0;
-		cell(d, e->v[i].nodes);
+		doc_cell(d, e->v[i].nodes);
 		fmt_num(a, sizeof(a), l->p50);
 		if (!isnan(l->lo) && !isnan(l->hi)) {
 			fmt_num(b, sizeof(b), l->lo);
@@ -208,20 +208,20 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 			sb_printf(&s, "%s [%s, %s]", a, b, c);
 		} else
 			sb_printf(&s, "%s%s", a, isnan(l->p50) ? "" : " [no CI]");
-		cell(d, s.s);
-		cell_num(d, l->p99);
-		cell_num(d, 100 * l->pref);
-		cell_num(d, 100 * (1 - l->pref));
+		doc_cell(d, s.s);
+		doc_cell_num(d, l->p99);
+		doc_cell_num(d, 100 * l->pref);
+		doc_cell_num(d, 100 * (1 - l->pref));
 		s.len = 0;
 		oom_summary(r, &e->v[i], &s);
-		cell(d, s.s);
-		cell_num(d, l->model_lat);
-		cell_num(d, l->model_bw);
-		row_end(d);
+		doc_cell(d, s.s);
+		doc_cell_num(d, l->model_lat);
+		doc_cell_num(d, l->model_bw);
+		doc_row_end(d);
 		sb_free(&s);
 	}
-	table_end(d);
-	para(d, NULL, "Fallback % is the share of pages that did not land on the policy's "
+	doc_table_end(d);
+	doc_para(d, NULL, "Fallback % is the share of pages that did not land on the policy's "
 		      "preferred (or bound) nodes. \"n/a\": the run has no such row.");
 out:
 	free(c1);
@@ -242,8 +242,8 @@ static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 		      !strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok");
 	if (!any)
 		return;
-	heading(d, 2, "latency", "Fault latency by condition (ns)");
-	table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+	doc_heading(d, 2, "latency", "Fault latency by condition (ns)");
+	doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t i = 0; i < e->n; i++) {
 		struct strlist conds = { 0 };
 
@@ -287,11 +287,11 @@ static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 				const struct row *hi = run_find(r, "latency", p, n, ps, sc,
 								"median_ci95_hi_ns");
 
-				row_start(d);
-				cell(d, p);
-				cell(d, n);
-				cell(d, ps);
-				cell(d, sc);
+				doc_row_start(d);
+				doc_cell(d, p);
+				doc_cell(d, n);
+				doc_cell(d, ps);
+				doc_cell(d, sc);
 				for (int k = 0; k < 8; k++) {
 					if (!m[k]) {
 						char a[32], b[32];
@@ -300,21 +300,21 @@ static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 						fmt_num(a, sizeof(a), lo && lo->numeric ? lo->num : NAN);
 						fmt_num(b, sizeof(b), hi && hi->numeric ? hi->num : NAN);
 						t = lo && hi ? xasprintf("%s – %s", a, b) : xstrdup("n/a");
-						cell(d, t);
+						doc_cell(d, t);
 						free(t);
 						continue;
 					}
 					const struct row *w = run_find(r, "latency", p, n, ps, sc, m[k]);
 
-					cell_num(d, w && w->numeric ? w->num : NAN);
+					doc_cell_num(d, w && w->numeric ? w->num : NAN);
 				}
-				row_end(d);
+				doc_row_end(d);
 			}
 			sl_free(&scs);
 		}
 		sl_free(&conds);
 	}
-	table_end(d);
+	doc_table_end(d);
 }
 
 /* preferred_frac per (policy, kernel fallback-order setting) */
@@ -330,13 +330,13 @@ static void sec_fallback_order(struct doc *d, struct run *r, const struct entrie
 			sl_add(&settings, r->rows[i].f[COL_SCENARIO]);
 	if (!settings.n)
 		return;
-	heading(d, 2, "fallback-order", "Fallback-order settings: pages on the preferred nodes (%)");
+	doc_heading(d, 2, "fallback-order", "Fallback-order settings: pages on the preferred nodes (%)");
 	cols = xcalloc(settings.n + 2, sizeof(*cols));
 	cols[0] = "policy";
 	cols[1] = "nodes";
 	for (size_t s = 0; s < settings.n; s++)
 		cols[s + 2] = settings.v[s];
-	table_start(d, cols, settings.n + 2);
+	doc_table_start(d, cols, settings.n + 2);
 	for (size_t i = 0; i < e->n; i++) {
 		bool any = false;
 
@@ -345,9 +345,9 @@ static void sec_fallback_order(struct doc *d, struct run *r, const struct entrie
 					settings.v[s], "preferred_frac") != NULL;
 		if (!any)
 			continue;
-		row_start(d);
-		cell(d, e->v[i].policy);
-		cell(d, e->v[i].nodes);
+		doc_row_start(d);
+		doc_cell(d, e->v[i].policy);
+		doc_cell(d, e->v[i].nodes);
 		for (size_t s = 0; s < settings.n; s++) {
 			const struct row *w = run_find(r, "fallback-order", e->v[i].policy,
 						       e->v[i].nodes, NULL, settings.v[s],
@@ -356,12 +356,12 @@ static void sec_fallback_order(struct doc *d, struct run *r, const struct entrie
 
 			if (w && (!strcmp(w->f[COL_UNIT], "%") || !strcmp(w->f[COL_UNIT], "percent")))
 				v /= 100;
-			cell_num(d, 100 * v);
+			doc_cell_num(d, 100 * v);
 		}
-		row_end(d);
+		doc_row_end(d);
 	}
-	table_end(d);
-	para(d, NULL, "Columns are the kernel series' fallback-order settings (the scenario field "
+	doc_table_end(d);
+	doc_para(d, NULL, "Columns are the kernel series' fallback-order settings (the scenario field "
 		      "of bench fallback-order).");
 	free(cols);
 	sl_free(&settings);
@@ -392,7 +392,7 @@ static int embed_figure(struct doc *d, const char *tmpdir, const struct figure *
 		sb_puts(&d->md, " (plots not generated)\n\n");
 	}
 	sb_puts(&d->html, "<figcaption>");
-	both_text(d, f->caption);
+	doc_text(d, f->caption);
 	if (!no_plots)
 		sb_printf(&d->html, " <a href=\"plots/%s.svg\">SVG</a> <a href=\"plots/%s.png\">PNG</a>",
 			  f->name, f->name);
@@ -405,21 +405,21 @@ static int embed_figure(struct doc *d, const char *tmpdir, const struct figure *
 
 static void sec_topology(struct doc *d, struct run *r)
 {
-	heading(d, 2, "topology", "Topology as the guest saw it");
+	doc_heading(d, 2, "topology", "Topology as the guest saw it");
 	if (!r->have_topo) {
-		para(d, "warn", "guest-topology.csv is missing from this run, so the guest's view of "
+		doc_para(d, "warn", "guest-topology.csv is missing from this run, so the guest's view of "
 				"its nodes is unknown.");
 		return;
 	}
-	para(d, NULL, "From the guest's own TOPO lines (guest-topology.csv): one row per NUMA node.");
-	table_start(d, (const char *const *)r->topo_csv.header, r->topo_csv.ncols);
+	doc_para(d, NULL, "From the guest's own TOPO lines (guest-topology.csv): one row per NUMA node.");
+	doc_table_start(d, (const char *const *)r->topo_csv.header, r->topo_csv.ncols);
 	for (size_t i = 0; i < r->topo_csv.nrows; i++) {
-		row_start(d);
+		doc_row_start(d);
 		for (size_t k = 0; k < r->topo_csv.ncols; k++)
-			cell(d, r->topo_csv.rows[i].field[k]);
-		row_end(d);
+			doc_cell(d, r->topo_csv.rows[i].field[k]);
+		doc_row_end(d);
 	}
-	table_end(d);
+	doc_table_end(d);
 }
 
 static void sec_environment(struct doc *d, struct run *r)
@@ -439,20 +439,20 @@ static void sec_environment(struct doc *d, struct run *r)
 	static const char *const cols[] = { "what", "value" };
 	const size_t nk = sizeof(known) / sizeof(known[0]);
 
-	heading(d, 2, "environment", "Environment");
+	doc_heading(d, 2, "environment", "Environment");
 	if (!r->have_meta) {
-		para(d, "warn", "meta.json is missing from this run: kernel, QEMU and accelerator "
+		doc_para(d, "warn", "meta.json is missing from this run: kernel, QEMU and accelerator "
 				"are unknown.");
 		return;
 	}
-	table_start(d, cols, 2);
+	doc_table_start(d, cols, 2);
 	for (size_t k = 0; k < nk; k++) {
 		const char *v = kv_get(&r->meta, known[k][0]);
 
-		row_start(d);
-		cell(d, known[k][1]);
-		cell(d, v ? v : "not recorded");
-		row_end(d);
+		doc_row_start(d);
+		doc_cell(d, known[k][1]);
+		doc_cell(d, v ? v : "not recorded");
+		doc_row_end(d);
 	}
 	for (size_t i = 0; i < r->meta.n; i++) {
 		bool is_known = false;
@@ -461,12 +461,12 @@ static void sec_environment(struct doc *d, struct run *r)
 			is_known |= !strcmp(r->meta.v[i].key, known[k][0]);
 		if (is_known)
 			continue;
-		row_start(d);
-		cell(d, r->meta.v[i].key);
-		cell(d, r->meta.v[i].value);
-		row_end(d);
+		doc_row_start(d);
+		doc_cell(d, r->meta.v[i].key);
+		doc_cell(d, r->meta.v[i].value);
+		doc_row_end(d);
 	}
-	table_end(d);
+	doc_table_end(d);
 }
 
 static void tcg_caveat(struct doc *d, struct run *r)
@@ -475,7 +475,7 @@ static void tcg_caveat(struct doc *d, struct run *r)
 
 	if (acc && strcmp(acc, "tcg"))
 		return;
-	para(d, "caveat",
+	doc_para(d, "caveat",
 	     acc ? "**Emulated CPU (TCG).** Every timing in this report is an emulation timing: "
 		   "the guest's instructions are translated by QEMU, so latencies are far larger "
 		   "than on hardware and include translation overhead. Compare policies within "
@@ -488,7 +488,7 @@ static void tcg_caveat(struct doc *d, struct run *r)
 
 static void sec_limits(struct doc *d)
 {
-	heading(d, 2, "limits", "What the emulation can and cannot show");
+	doc_heading(d, 2, "limits", "What the emulation can and cannot show");
 	sb_puts(&d->html, "<ul>\n");
 	static const char *const items[] = {
 		"The NUMA layout, node sizes and the HMAT latency/bandwidth tables are real to "
@@ -523,9 +523,9 @@ static void sec_checks(struct doc *d, struct run *r)
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!strcmp(r->rows[i].f[COL_BENCH], "check"))
 			rows++;
-	heading(d, 2, "checks", "Semantic checks (TAP)");
+	doc_heading(d, 2, "checks", "Semantic checks (TAP)");
 	if (!r->ntaps && !rows) {
-		para(d, NULL, "This run recorded no TAP checks (no TAP lines in raw/channel-*.log, no "
+		doc_para(d, NULL, "This run recorded no TAP checks (no TAP lines in raw/channel-*.log, no "
 			      "bench=check rows).");
 		return;
 	}
@@ -541,44 +541,44 @@ static void sec_checks(struct doc *d, struct run *r)
 		char *s = xasprintf("%s%zu passed, %zu failed, %zu skipped (from raw/channel-*.log).%s",
 				    fail ? "**" : "", ok, fail, skip, fail ? "**" : "");
 
-		para(d, fail ? "warn" : NULL, s);
+		doc_para(d, fail ? "warn" : NULL, s);
 		free(s);
-		table_start(d, cols, 5);
+		doc_table_start(d, cols, 5);
 		for (size_t i = 0; i < r->ntaps; i++) {
 			const struct tap *t = &r->taps[i];
 			char num[24];
 
 			snprintf(num, sizeof(num), "%ld", t->number);
-			row_start(d);
-			cell(d, t->boot);
-			cell(d, !strncmp(t->directive, "SKIP", 4) ? "skip" : t->ok ? "ok" : "NOT OK");
-			cell(d, num);
-			cell(d, t->text);
-			cell(d, t->directive);
-			row_end(d);
+			doc_row_start(d);
+			doc_cell(d, t->boot);
+			doc_cell(d, !strncmp(t->directive, "SKIP", 4) ? "skip" : t->ok ? "ok" : "NOT OK");
+			doc_cell(d, num);
+			doc_cell(d, t->text);
+			doc_cell(d, t->directive);
+			doc_row_end(d);
 		}
-		table_end(d);
+		doc_table_end(d);
 	}
 	if (rows) {
 		static const char *const c2[] = { "boot", "boot status", "policy", "metric", "value" };
 
-		para(d, NULL, "Check counts from summary.csv (bench=check):");
-		table_start(d, c2, 5);
+		doc_para(d, NULL, "Check counts from summary.csv (bench=check):");
+		doc_table_start(d, c2, 5);
 		for (size_t i = 0; i < r->nrows; i++) {
 			struct row *w = &r->rows[i];
 
 			if (strcmp(w->f[COL_BENCH], "check"))
 				continue;
 			w->used = true;
-			row_start(d);
-			cell(d, w->f[COL_BOOT_ID]);
-			cell(d, w->f[COL_BOOT_STATUS]);
-			cell(d, w->f[COL_POLICY]);
-			cell(d, w->f[COL_METRIC]);
-			cell(d, w->f[COL_VALUE]);
-			row_end(d);
+			doc_row_start(d);
+			doc_cell(d, w->f[COL_BOOT_ID]);
+			doc_cell(d, w->f[COL_BOOT_STATUS]);
+			doc_cell(d, w->f[COL_POLICY]);
+			doc_cell(d, w->f[COL_METRIC]);
+			doc_cell(d, w->f[COL_VALUE]);
+			doc_row_end(d);
 		}
-		table_end(d);
+		doc_table_end(d);
 	}
 }
 
@@ -603,7 +603,7 @@ static void sec_boot_problems(struct doc *d, struct run *r)
 				    "figures and listed under \"All figures\".",
 				    boots.v[b], status, n);
 
-		para(d, "warn", s);
+		doc_para(d, "warn", s);
 		free(s);
 	}
 	sl_free(&boots);
@@ -621,15 +621,15 @@ static void all_rows_table(struct doc *d, struct run *r)
 
 	for (size_t i = 0; i < r->nrows; i++)
 		unused += !r->rows[i].used;
-	heading(d, 2, "all-figures", "All figures");
+	doc_heading(d, 2, "all-figures", "All figures");
 	/* HTML: every row; Markdown: only the rows shown nowhere else. */
 	char *s = xasprintf("summary.csv holds %zu rows; %zu of them appear in no table or figure "
 			    "above (unknown benchmarks or metrics, or rows of failed boots).",
 			    r->nrows, unused);
 
-	para(d, NULL, s);
+	doc_para(d, NULL, s);
 	free(s);
-	table_start(&only_html, cols, 10);
+	doc_table_start(&only_html, cols, 10);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct row *w = &r->rows[i];
 
@@ -641,22 +641,22 @@ static void all_rows_table(struct doc *d, struct run *r)
 		}
 		sb_puts(&only_html.html, "</tr>\n");
 	}
-	table_end(&only_html);
+	doc_table_end(&only_html);
 	sb_puts(&d->html, "<details><summary>Show all rows</summary>\n");
 	sb_puts(&d->html, only_html.html.s);
 	sb_puts(&d->html, "</details>\n");
 	if (unused) {
 		sb_puts(&d->md, "Rows shown nowhere above (report.html lists all rows):\n\n");
-		table_start(&only_md, cols, 10);
+		doc_table_start(&only_md, cols, 10);
 		for (size_t i = 0; i < r->nrows; i++) {
 			if (r->rows[i].used)
 				continue;
-			row_start(&only_md);
+			doc_row_start(&only_md);
 			for (size_t k = 0; k < 10; k++)
-				cell(&only_md, r->rows[i].f[cc[k]]);
-			row_end(&only_md);
+				doc_cell(&only_md, r->rows[i].f[cc[k]]);
+			doc_row_end(&only_md);
 		}
-		table_end(&only_md);
+		doc_table_end(&only_md);
 		sb_puts(&d->md, only_md.md.s);
 	}
 	sb_free(&only_html.html);
@@ -691,7 +691,7 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 	s = xasprintf("Topology %s · kernel %s · accelerator %s · %zu policy entries · %zu summary rows", topo,
 		      kernel ? kernel : "(not recorded)", acc ? acc : "(not recorded)", e->n,
 		      r->nrows);
-	both_text(d, s);
+	doc_text(d, s);
 	free(s);
 	sb_puts(&d->html, "</p>\n<nav><a href=\"#headline\">headline</a><a href=\"#figures\">"
 			  "figures</a><a href=\"#topology\">topology</a><a href=\"#environment\">"
@@ -699,9 +699,9 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 			  "</a><a href=\"#all-figures\">all figures</a></nav>\n");
 	sb_puts(&d->md, "\n\n");
 
-	heading(d, 2, "answer", "Which policy?");
+	doc_heading(d, 2, "answer", "Which policy?");
 	recommendation(r, e, h, &rec);
-	para(d, "answer", rec.s);
+	doc_para(d, "answer", rec.s);
 	sb_free(&rec);
 	tcg_caveat(d, r);
 	sec_boot_problems(d, r);
@@ -709,11 +709,11 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 	sec_latency(d, r, e);
 	sec_fallback_order(d, r, e);
 
-	heading(d, 2, "figures", "Figures");
+	doc_heading(d, 2, "figures", "Figures");
 	if (!figs->n)
-		para(d, NULL, "This run has no data for any figure.");
+		doc_para(d, NULL, "This run has no data for any figure.");
 	if (o->no_plots && figs->n)
-		para(d, NULL, "Plots were not generated (--no-plots); the data files are in plots/data/.");
+		doc_para(d, NULL, "Plots were not generated (--no-plots); the data files are in plots/data/.");
 	for (size_t i = 0; i < figs->n; i++)
 		if (embed_figure(d, tmpdir, &figs->v[i], o->no_plots) < 0)
 			return -1;
