@@ -95,7 +95,11 @@ static void err_lc(struct ctx *c, int line, int col, const char *path,
 	va_end(ap);
 }
 
-/* A user string as it may appear in a message: quoted, bounded, printable. */
+/*
+ * A user string as it may appear in a message: quoted, bounded, printable.
+ * Each character takes 1 byte or 4 (\xNN); 4 more are kept for the "..",
+ * the closing quote and the NUL.
+ */
 static const char *shown(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
@@ -106,10 +110,13 @@ static const char *shown(const char *s, char *buf, size_t len)
 		return buf;
 	}
 	buf[o++] = '\'';
-	for (; *s && o + 6 < len; s++) {
+	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
+		bool plain = ch >= 0x20 && ch < 0x7f && ch != '\'' && ch != '\\';
 
-		if (ch >= 0x20 && ch < 0x7f && ch != '\'' && ch != '\\')
+		if (o + (plain ? 1 : 4) + 4 > len)
+			break;
+		if (plain)
 			buf[o++] = (char)ch;
 		else
 			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", ch);
