@@ -124,7 +124,7 @@ labtool=$lab/build/host/labtool
 
 # Every topology is checked before anything is built, booted or written.
 for t in "${topologies[@]}"; do
-	"$labtool" validate "$t" || exit $?
+	"$labtool" validate "$t" >/dev/null || exit $?
 done
 
 kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }

@@ -212,6 +212,11 @@ static void read_channel(struct collect *c, const char *path)
 			break;
 		}
 		seq++;
+		/* .out is what the steps printed, as they printed it */
+		if (!strncmp(f.payload, "OUT ", 4))
+			sb_printf(&c->out, "%s\n", f.payload + 4);
+		else if (strncmp(f.payload, "STEP ", 5) && strncmp(f.payload, "META ", 5))
+			sb_printf(&c->out, "%s\n", f.payload);
 		if (!strncmp(f.payload, "ROW ", 4))
 			take_row(c, f.payload + 4, where);
 		else if (!strncmp(f.payload, "TOPO ", 5))
@@ -222,8 +227,6 @@ static void read_channel(struct collect *c, const char *path)
 			sb_printf(&c->hist, "%s\n", f.payload + 5);
 		else if (!strncmp(f.payload, "STEP ", 5))
 			take_step(c, f.payload + 5);
-		else if (!strncmp(f.payload, "OUT ", 4))
-			sb_printf(&c->out, "%s\n", f.payload + 4);
 	}
 	textfile_close(&tf);
 	if (!begun && !strcmp(c->status, "ok")) {
