@@ -1033,6 +1033,8 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 		bool ok = true;
 
 		memset(given, -1, sizeof(given));
+		for (int i = 0; i < N; i++)
+			t->distance[i][i] = 10;
 		for (size_t k = 0; k < pairs->n; k++) {
 			const struct ynode *e = pairs->item[k];
 			uint64_t a, b;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # labtool check-guest: a guest view that matches a topology within the
 # documented tolerances passes; each kind of difference fails with exit 1
-# and one exact line naming node and field.  Also runs topoprobe on this
+# and one exact line naming node and field; the guest views recorded in
+# real boots pass.  Also runs topoprobe on this
 # host if it is built (any machine must give one well-formed TOPO line per
 # node).  Exit 0 pass, 1 fail.
 LABTOOL=${LABTOOL:-build/host/labtool}
@@ -50,6 +51,20 @@ mutate tier 's/^1,\(.*\),31,/1,\1,4,/' \
 mutate distances 's/,17+10,/,20+10,/' 'node 1: distances: guest has 20+10, file says 17+10'
 mutate missing '/^1,/d' 'node 1: node: missing from the guest'"'"'s view'
 mutate extra '$a2,-,512,-,-,-,-,-,-,-' 'node 2: node: guest has it, file has nodes 0-1'
+
+# views recorded in real boots (tests/topology-guest/README.md)
+for rec in tests/topology-guest/*.topo; do
+	topo=topologies/$(basename "$rec" .topo).yaml
+	{
+		echo node,cpus,mem_mib,read_latency_ns,write_latency_ns,read_bandwidth_mbps,write_bandwidth_mbps,tier,distances,cache_size
+		sed 's/^TOPO //; s/ /,/g; s/[a-z_]*=//g' "$rec"
+	} >"$tmp/rec.csv"
+	if ! "$LABTOOL" check-guest "$topo" "$tmp/rec.csv" >"$tmp/out" 2>&1; then
+		echo "FAIL: $rec: the recorded guest view of $topo no longer passes:"
+		sed 's/^/    /' "$tmp/out"
+		fail=1
+	fi
+done
 
 if [ -x "$PROBE" ]; then
 	"$PROBE" >"$tmp/probe" || { echo "FAIL: $PROBE exited $?"; fail=1; }

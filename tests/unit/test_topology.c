@@ -280,6 +280,9 @@ TEST(topology_values)
 	errs = NULL;
 
 	CHECK(load_quiet("topologies/memside-cache.yaml", t, &errs) == 0);
+	/* pairs: the local distances are implied */
+	CHECK(t->distance[0][0] == 10 && t->distance[1][1] == 10);
+	CHECK(t->distance[0][1] == 21 && t->distance[1][0] == 21);
 	CHECK(t->node[0].ncache == 1 && t->node[0].cache[0].size == 256ULL << 20);
 	CHECK(t->node[0].cache[0].assoc == TOPO_ASSOC_direct);
 	CHECK(t->node[0].cache[0].policy == TOPO_POLICY_write_back);
