@@ -206,7 +206,6 @@ else
 		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
 	[ -z "$step_timeout" ] || canon+=(--step-timeout "$step_timeout")
 	[ -z "$exec_cmd" ] || canon+=(--exec "$exec_cmd")
-	[ "$quiet" = 0 ] || canon+=(-q)
 	for a in "${adds[@]+"${adds[@]}"}"; do canon+=(--add "$a"); done
 	printf '%s\0' "${canon[@]}" -- "${topologies[@]}" > "$run/run.args.tmp" &&
 		mv "$run/run.args.tmp" "$run/run.args" || die "$run: cannot write run.args (disk full?)"
@@ -267,7 +266,12 @@ do_boot() {
 	esac
 	[ "$interrupted" = 0 ] || return 130
 	line=$(flock "$run/.collect.lock" "$labtool" collect "$run" "$id" --topology "$name" --qemu-status "$qstatus") || crc=$?
-	say "boot $id/$total: ${line#boot $id: }"
+	# A failed boot or step is said even under -q.
+	if [ "$crc" = 0 ]; then
+		say "boot $id/$total: ${line#boot $id: }"
+	else
+		echo "run-lab: boot $id/$total: ${line#boot $id: }" >&2
+	fi
 	if [ -f "$run/boots/$id.panic.txt" ]; then
 		sed -n '1,40p' "$run/boots/$id.panic.txt" | sed 's/^/    /' >&2
 	fi

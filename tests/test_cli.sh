@@ -1,0 +1,59 @@
+#!/bin/bash
+# Bad input to run-lab.sh: one clear line, non-zero exit, nothing written
+# under the results directory, no QEMU started.  None of these boots.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+res=$tmp/results
+# expect CODE PATTERN ARGS...: exit CODE, stderr one line matching PATTERN
+expect() {
+	local code=$1 pat=$2 out rc
+	shift 2
+	out=$(./run-lab.sh -q --results "$res" "$@" 2>&1 >/dev/null); rc=$?
+	# an invalid topology may have several problems, one line each
+	if [ "$rc" != "$code" ] || ! grep -qE -- "$pat" <<<"$out" ||
+		{ [ "$code" != 65 ] && [ "$(wc -l <<<"$out")" != 1 ]; }; then
+		echo "FAIL run-lab.sh $*: exit $rc (want $code), stderr: $out"
+		fail=1
+	else
+		echo "ok   run-lab.sh $* -> $out"
+	fi
+	if [ -n "$(ls -A "$res" 2>/dev/null)" ]; then
+		echo "FAIL run-lab.sh $*: wrote under $res"
+		fail=1
+	fi
+}
+expect 2 "unknown option '--frobnicate'" --frobnicate
+expect 2 "--profile: 'huge' is not quick, default or full" --profile huge
+expect 2 "--kernel: '7.0' is not patched, upstream or 6.1" --kernel 7.0
+expect 2 "--boots: 'x' is not a positive integer" --boots x
+expect 2 "--idle-timeout: '0' is not" --idle-timeout 0
+expect 2 "-j: 'many' is not a positive integer" -j many
+expect 2 "--exec runs one command instead of the benchmarks" --exec true --benches latency
+expect 2 "--profile needs a value" --profile
+expect 66 "nope.yaml: no such readable topology file" nope.yaml
+expect 66 "--add: /nonexistent: not a readable file" --add /nonexistent
+expect 2 "--resume takes exactly one run directory" --resume "$tmp"
+out=$(./run-lab.sh --resume "$tmp" 2>&1); rc=$?
+if [ "$rc" = 66 ] && grep -q "not a run directory" <<<"$out"; then
+	echo "ok   run-lab.sh --resume DIR-WITHOUT-RUN -> $out"
+else
+	echo "FAIL run-lab.sh --resume $tmp: exit $rc: $out"; fail=1
+fi
+printf 'name: bad\nnodes: []\n' > "$tmp/empty-nodes.yaml"
+expect 65 "empty-nodes.yaml:" "$tmp/empty-nodes.yaml"
+# Untrusted text stays data: a name that is a command substitution.
+printf 'name: "$(touch %s/pwned)"\n' "$tmp" > "$tmp/evil.yaml"
+cat topologies/dram-pmem.yaml | grep -v '^name:' >> "$tmp/evil.yaml"
+expect 65 "evil.yaml:1:" "$tmp/evil.yaml"
+[ ! -e "$tmp/pwned" ] || { echo "FAIL a topology name was executed"; fail=1; }
+touch "$tmp/file"
+out=$(./run-lab.sh --results "$tmp/file/sub" --exec true 2>&1 >/dev/null); rc=$?
+if [ "$rc" = 2 ] && grep -q "cannot create or write the results directory" <<<"$out"; then
+	echo "ok   unwritable results directory -> $(tail -n 1 <<<"$out")"
+else
+	echo "FAIL unwritable results directory: exit $rc: $out"; fail=1
+fi
+exit $fail

@@ -1,0 +1,52 @@
+#!/bin/bash
+# Faults injected on purpose end in a clear report and keep every row made
+# before them: a forced guest panic, a step that hangs (in-guest timeout), a
+# guest that goes silent (host watchdog), and a run killed mid-way and then
+# resumed, whose summary equals an uninterrupted run's apart from run ids.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+topo=topologies/dram-pmem.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+row='echo ROW bench=pre policy=- metric=m value=1 unit=n'
+
+# 1. Forced panic: rows before it are kept and marked.
+out=$(./run-lab.sh -q --results "$tmp/panic" --exec "$row; echo c > /proc/sysrq-trigger" "$topo" 2>&1); rc=$?
+check "panic: exit 3" '[ $rc = 3 ]'
+check "panic: reported as a guest kernel panic" 'grep -q "guest kernel panic" <<<"$out"'
+check "panic: console excerpt shown" 'grep -q "sysrq" <<<"$out"'
+check "panic: the row before it kept, marked panic" 'grep -q ",pre,.*,panic$" "$tmp"/panic/*/summary.csv'
+
+# 2. A hung step: the guest's own timeout kills it; the boot itself is fine.
+out=$(./run-lab.sh -q --results "$tmp/hang" --step-timeout 5 --exec "$row; sleep 600" "$topo" 2>&1); rc=$?
+check "hung step: exit 124 (timeout), boot ok" '[ $rc = 124 ] && grep -q "step exec: timeout" <<<"$out"'
+check "hung step: row kept, boot ok" 'grep -q ",pre,.*,ok$" "$tmp"/hang/*/summary.csv'
+
+# 3. A silent guest: the host watchdog kills QEMU and marks the boot.
+out=$(./run-lab.sh -q --results "$tmp/idle" --idle-timeout 15 --exec "$row; sleep 600" "$topo" 2>&1); rc=$?
+check "silent guest: exit 3, marked timeout" '[ $rc = 3 ] && grep -q "timeout" <<<"$out"'
+check "silent guest: row kept, marked timeout" 'grep -q ",pre,.*,timeout$" "$tmp"/idle/*/summary.csv'
+check "silent guest: no QEMU left" '! pgrep -f "$tmp/idle" >/dev/null'
+
+# 4. Killed and resumed.  Boot 2 of 3 sleeps so the kill lands inside it.
+cmd='echo ROW bench=r policy=- metric=m value=$(cat /proc/sys/kernel/random/boot_id | cut -c1-1 | tr -c 0-9 7) unit=n; echo ROW bench=r2 policy=- metric=k value=2 unit=n; sleep 3'
+./run-lab.sh -q --results "$tmp/whole" --boots 3 --exec "$cmd" "$topo" >/dev/null 2>&1
+./run-lab.sh -q --results "$tmp/cut" --boots 3 --exec "$cmd" "$topo" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do ls "$tmp"/cut/*/boots/1.status >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 4
+kill -TERM "$pid"
+wait "$pid"; rc=$?
+run=$(ls -d "$tmp"/cut/*)
+check "killed: exit 130" '[ $rc = 130 ]'
+check "killed: no QEMU left" '! pgrep -f "$run" >/dev/null'
+check "killed: boot 3 not started" '[ ! -f "$run/boots/3.status" ]'
+out=$(./run-lab.sh --resume "$run" 2>&1); rc=$?
+check "resume: exit 0" '[ $rc = 0 ]'
+check "resume: boot 1 kept, not redone" 'grep -q "boot 1/3: done before, kept" <<<"$out"'
+strip() { cut -d, -f1-9,11,12 "$1" | sed 's/,r,-,-,-,-,m,[0-9]*,/,r,-,-,-,-,m,X,/'; }
+check "resume: summary equals an uninterrupted run's" 'diff <(strip "$run/summary.csv") <(strip "$tmp"/whole/*/summary.csv)'
+check "resume: rows for all 3 boots" '[ "$(grep -c ",r2," "$run/summary.csv")" = 3 ]'
+exit $fail
