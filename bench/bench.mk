@@ -1,8 +1,13 @@
 # Guest-side benchmarks (static binaries): build/guest/tierbench.
 # bench/README.md documents the CLI and the rows it prints.
 
-BENCH_SRCS := $(wildcard bench/*.c)
+# mpolrun.c and wlrun.c are programs of their own (workloads, issue 7).
+BENCH_TOOL_SRCS := bench/mpolrun.c
+BENCH_SRCS := $(filter-out $(BENCH_TOOL_SRCS),$(wildcard bench/*.c))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
+# What the tools link from tierbench rather than copy: policy names and
+# syscalls, node sets, machine facts and counters, and the channel writer.
+BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist)
 # Pure math and formatting: compiled for the host unit tests as well.
 BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c
 UNIT_EXTRA_SRCS += $(BENCH_UNIT_SRCS)
@@ -16,6 +21,13 @@ $(B)/guest/obj/bench/%.o: bench/%.c
 	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
 
 $(B)/guest/tierbench: $(BENCH_OBJS)
+	$(CC) $(GUEST_CFLAGS) -o $@ $^ $(GUEST_LIBS)
+
+# mpolrun: run a command under a task memory policy.
+GUEST_BINS += $(B)/guest/mpolrun
+guest: $(B)/guest/mpolrun
+
+$(B)/guest/mpolrun: $(B)/guest/obj/bench/mpolrun.o $(BENCH_SHARED_OBJS)
 	$(CC) $(GUEST_CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
 # lab.mk's unit rule expanded UNIT_EXTRA_SRCS before this file was read, so

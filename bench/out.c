@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 static char nodes_field[160] = "node:-";
+/* mpolrun and wlrun link this file too and name themselves in messages. */
+const char *msg_prog = "tierbench";
 static int tap_count, tap_failed;
 
 void out_set_nodes(const char *label, const struct nodeset *ns)
@@ -28,7 +30,7 @@ void msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("tierbench: ", stderr);
+	fprintf(stderr, "%s: ", msg_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -82,6 +82,7 @@ int tap_count_so_far(void);	/* async-signal-safe */
 void out_hist(const struct rowkey *k, int rep, const struct hist *h);
 void out_set_nodes(const char *label, const struct nodeset *ns);
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern const char *msg_prog;	/* msg()'s prefix, "tierbench" unless set */
 /* A line produced in a child: flush before _exit so nothing is lost. */
 void out_flush(void);
 
