@@ -31,7 +31,7 @@
 
 #define MAX_LINE (64 * 1024)
 
-static int channel = -1;
+static int channel = -1, channel_is_tty;
 static unsigned long seq;
 
 static void write_all(int fd, const char *buf, size_t len)
@@ -78,6 +78,13 @@ static void emit(const char *payload)
 	write_all(channel, head, (size_t)hl);
 	write_all(channel, payload, len);
 	write_all(channel, "\n", 1);
+	/*
+	 * Wait until the UART has sent the line: a row is only safe once it
+	 * has left the guest, and the next thing a step does may be to crash
+	 * the kernel.
+	 */
+	if (channel_is_tty)
+		tcdrain(channel);
 }
 
 static void emitf(const char *fmt, ...)
@@ -254,6 +261,7 @@ static void open_channel(const char *path)
 	}
 	/* Raw: no "\n" -> "\r\n", so the host sees exactly the frames. */
 	if (tcgetattr(channel, &tio) == 0) {
+		channel_is_tty = 1;
 		cfmakeraw(&tio);
 		cfsetospeed(&tio, B115200);
 		tcsetattr(channel, TCSANOW, &tio);
