@@ -26,6 +26,9 @@
 #   --resume RUN-DIR      finish an interrupted run: redo only the boots that
 #                         did not complete, with the run's original options
 #   --print-qemu          print the QEMU command line for each topology and exit
+#   --plan                print one self-contained command per boot (for GNU
+#                         parallel, ssh or a batch scheduler) and exit; merge
+#                         the run directories with ./run-lab.sh compare
 #   -q                    no progress lines
 #   -h, --help            this text
 #
@@ -37,7 +40,7 @@ lab=$(cd "$(dirname "$0")" && pwd)
 start=$SECONDS
 quiet=0 profile=default benches=default workloads=none exec_cmd= kernel=patched
 accel=auto boots=1 idle_timeout=300 boot_timeout=3600 results=results print_qemu=0
-step_timeout= jobs=1 resume=
+step_timeout= jobs=1 resume= print_plan=0
 adds=() topologies=()
 
 die() { echo "run-lab: $*" >&2; exit "${rc:-2}"; }
@@ -79,6 +82,7 @@ while [ $# -gt 0 ]; do
 	-j[0-9]*) jobs=${1#-j} ;;
 	--resume) die "--resume takes exactly one run directory and no other option" ;;
 	--print-qemu) print_qemu=1 ;;
+	--plan) print_plan=1 ;;
 	-q) quiet=1 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; topologies+=("$@"); break ;;
@@ -126,6 +130,26 @@ labtool=$lab/build/host/labtool
 for t in "${topologies[@]}"; do
 	"$labtool" validate "$t" >/dev/null || exit $?
 done
+
+# --- a study spread over machines ------------------------------------------------
+if [ "$print_plan" = 1 ]; then
+	[ -z "$resume" ] || die "--plan and --resume conflict"
+	for t in "${topologies[@]}"; do
+		for rep in $(seq 1 "$boots"); do
+			cmd=(./run-lab.sh -q --profile "$profile" --benches "$benches" --workloads "$workloads"
+				--kernel "$kernel" --accel "$accel" --idle-timeout "$idle_timeout"
+				--boot-timeout "$boot_timeout" --results "$results")
+			[ -z "$step_timeout" ] || cmd+=(--step-timeout "$step_timeout")
+			[ -z "$exec_cmd" ] || cmd+=(--exec "$exec_cmd")
+			for a in "${adds[@]+"${adds[@]}"}"; do cmd+=(--add "$a"); done
+			cmd+=("$t")
+			printf 'cd %q &&' "$lab"
+			printf ' %q' "${cmd[@]}"
+			echo
+		done
+	done
+	exit 0
+fi
 
 kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
 
@@ -197,9 +221,13 @@ else
 	mkdir -p "$results" 2>/dev/null && [ -w "$results" ] || die "$results: cannot create or write the results directory"
 	first=$(basename "${topologies[0]}" .yaml)
 	[ ${#topologies[@]} -eq 1 ] || first=multi
-	run=$results/$first-$(date +%Y%m%d-%H%M%S)
-	while [ -e "$run" ]; do run=$run-x; done
-	mkdir -p "$run/raw" || die "$run: cannot create the run directory"
+	# mkdir is atomic: runs started in the same second get distinct ids.
+	base=$results/$first-$(date +%Y%m%d-%H%M%S) run=$base n=1
+	until mkdir "$run" 2>/dev/null; do
+		[ -e "$run" ] || die "$run: cannot create the run directory"
+		n=$((n + 1)) run=$base-$n
+	done
+	mkdir "$run/raw" || die "$run: cannot create the run directory"
 	# The options in canonical form, for --resume.
 	canon=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
 		--accel "$accel" --boots "$boots" --idle-timeout "$idle_timeout"

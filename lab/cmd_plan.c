@@ -19,7 +19,7 @@
 #include "topology.h"
 
 /* Benchmarks run when --benches is "default", in this order. */
-static const char *const default_benches[] = { "checks", "latency", "fallback", "oom" };
+static const char *const default_benches[] = { "checks", "latency", "fallback", "oom", "model" };
 
 struct target {
 	char label[32];
