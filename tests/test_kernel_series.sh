@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r kernel "$tmp/kernel"
+mkdir -p "$tmp/kernel/patches"
 export TIERLAB_CACHE=$tmp/cache
 fail=0
 
