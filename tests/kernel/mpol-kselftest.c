@@ -42,7 +42,7 @@
 #define HUGE		(2UL << 20)
 #define HUGE_PAGES	(HUGE / PAGE)
 #define HEADROOM_MIB	24
-#define OVERFLOW_MIB	48
+#define OVERFLOW_MIB	64
 
 /* uapi/linux/mempolicy.h, spelled out to stay libc-only */
 #define MPOL_PREFERRED		1
@@ -99,15 +99,17 @@ static void result(int ok, const char *skip, const char *fmt, ...)
 static int read_file(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY);
-	ssize_t n;
+	size_t got = 0;
+	ssize_t n = 0;
 
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, len - 1);
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
 	close(fd);
 	if (n < 0)
 		return -errno;
-	buf[n] = '\0';
+	buf[got] = '\0';
 	return 0;
 }
 
@@ -153,6 +155,47 @@ static long node_free_kb(int node)
 		return -1;
 	p = strstr(buf, "MemFree:");
 	return p ? strtol(p + 8, NULL, 10) : -1;
+}
+
+/*
+ * One "TAP #" line per populated zone of @node: free pages and watermarks.
+ * Returns the sum of the zones' high watermarks, in pages.
+ */
+static long show_zones(int node)
+{
+	static char buf[1 << 17];
+	char head[64], *p, *next;
+	int len;
+
+	long sum_high = 0;
+
+	if (read_file("/proc/zoneinfo", buf, sizeof(buf)))
+		return -1;
+	len = snprintf(head, sizeof(head), "Node %d, zone", node);
+	for (p = strstr(buf, head); p; p = next ? strstr(next, head) : NULL) {
+		long fr = -1, mn = -1, lo = -1, hi = -1, managed = -1;
+		char zone[16] = "";
+		char *q;
+
+		sscanf(p + len, "%15s", zone);
+		next = strstr(p + len, "\nNode ");
+		if ((q = strstr(p, "pages free")))
+			fr = strtol(q + 10, NULL, 10);
+		if ((q = strstr(p, "min ")))
+			mn = strtol(q + 4, NULL, 10);
+		if ((q = strstr(p, "low ")))
+			lo = strtol(q + 4, NULL, 10);
+		if ((q = strstr(p, "high ")))
+			hi = strtol(q + 5, NULL, 10);
+		if ((q = strstr(p, "managed ")))
+			managed = strtol(q + 8, NULL, 10);
+		if (managed > 0) {
+			diag("node %d zone %s: free %ld min %ld low %ld high %ld managed %ld",
+			     node, zone, fr, mn, lo, hi, managed);
+			sum_high += hi;
+		}
+	}
+	return sum_high;
 }
 
 /* ---- topology ---------------------------------------------------------- */
@@ -417,6 +460,18 @@ static int trace_start(void)
 	return write_file(TRACEFS "/tracing_on", "1");
 }
 
+/* "00000000,0000000c" (32-bit words, as for CPU masks) to a number */
+static unsigned long hex_mask(const char *s)
+{
+	unsigned long v = 0;
+
+	for (; *s; s++)
+		if (isxdigit((unsigned char)*s))
+			v = v << 4 | (unsigned long)(isdigit((unsigned char)*s) ?
+				*s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
+	return v;
+}
+
 struct trace_tally {
 	long events, bad, per_node[MAX_NODES], fell_back[MAX_NODES];
 	char bad_line[256];
@@ -446,7 +501,7 @@ static int trace_stop(struct trace_tally *t, unsigned long mask, int nid)
 		if (strcmp(mode, "preferred_many"))
 			continue;
 		t->events++;
-		if (strtoul(nodes, NULL, 16) != mask || req != nid || order ||
+		if (hex_mask(nodes) != mask || req != nid || order ||
 		    got < 0 || got >= MAX_NODES ||
 		    fell != !(mask & (1UL << got))) {
 			if (!t->bad++)
@@ -468,22 +523,29 @@ struct fill {
 	size_t len;
 };
 
-/* Leave HEADROOM_MIB free on pref_node, with MPOL_BIND memory. */
+/*
+ * Fill pref_node with MPOL_BIND memory until HEADROOM_MIB above its high
+ * watermark are left (with THP, min_free_kbytes makes the watermarks tens
+ * of MiB on a small node), so that the overflow is split between the node
+ * and its fallback.
+ */
 static int fill_pref_node(struct fill *f)
 {
 	long free_kb = node_free_kb(pref_node);
+	long high_kb = show_zones(pref_node) * (long)(PAGE / 1024);
+	long keep_kb = high_kb + HEADROOM_MIB * 1024L;
 
 	f->p = NULL;
-	if (free_kb < (HEADROOM_MIB + 16) * 1024L)
+	if (high_kb < 0 || free_kb < keep_kb + 16 * 1024L)
 		return -1;
-	f->len = ((size_t)free_kb * 1024 - (size_t)HEADROOM_MIB * 1048576) &
-		 ~(PAGE - 1);
+	f->len = ((size_t)(free_kb - keep_kb) * 1024) & ~(PAGE - 1);
 	f->p = map_policy(f->len, MPOL_BIND, pref_node, 0);
 	if (!f->p)
 		return -1;
 	touch(f->p, f->len, PAGE);
 	diag("filled node %d with %zu MiB of MPOL_BIND memory, %ld MiB free left",
 	     pref_node, f->len >> 20, node_free_kb(pref_node) >> 10);
+	show_zones(pref_node);
 	return 0;
 }
 
@@ -667,6 +729,7 @@ static void test_orders(const char *skip)
 			continue;
 		}
 		show_placement(s, per_node);
+		show_zones(pref_node);
 		for (n = 0; n < nr_nodes; n++)
 			if (n != pref_node && n != want)
 				elsewhere += per_node[n];
