@@ -2,14 +2,14 @@
 # bench/README.md documents the CLI and the rows it prints.
 
 # mpolrun.c and wlrun.c are programs of their own (workloads, issue 7).
-BENCH_TOOL_SRCS := bench/mpolrun.c
+BENCH_TOOL_SRCS := bench/mpolrun.c bench/wlrun.c bench/wlparse.c
 BENCH_SRCS := $(filter-out $(BENCH_TOOL_SRCS),$(wildcard bench/*.c))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
 # What the tools link from tierbench rather than copy: policy names and
 # syscalls, node sets, machine facts and counters, and the channel writer.
 BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist)
 # Pure math and formatting: compiled for the host unit tests as well.
-BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c
+BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c
 UNIT_EXTRA_SRCS += $(BENCH_UNIT_SRCS)
 
 # guest.mk puts every GUEST_BINS entry into the initramfs's /bin.
@@ -23,11 +23,15 @@ $(B)/guest/obj/bench/%.o: bench/%.c
 $(B)/guest/tierbench: $(BENCH_OBJS)
 	$(CC) $(GUEST_CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
-# mpolrun: run a command under a task memory policy.
-GUEST_BINS += $(B)/guest/mpolrun
-guest: $(B)/guest/mpolrun
+# mpolrun: run a command under a task memory policy.  wlrun: one workload
+# under one policy, with its figures and where its pages went as ROW lines.
+GUEST_BINS += $(B)/guest/mpolrun $(B)/guest/wlrun
+guest: $(B)/guest/mpolrun $(B)/guest/wlrun
 
 $(B)/guest/mpolrun: $(B)/guest/obj/bench/mpolrun.o $(BENCH_SHARED_OBJS)
+	$(CC) $(GUEST_CFLAGS) -o $@ $^ $(GUEST_LIBS)
+
+$(B)/guest/wlrun: $(B)/guest/obj/bench/wlrun.o $(B)/guest/obj/bench/wlparse.o $(BENCH_SHARED_OBJS)
 	$(CC) $(GUEST_CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
 # lab.mk's unit rule expanded UNIT_EXTRA_SRCS before this file was read, so
