@@ -20,7 +20,9 @@ GUEST_PROGRAMS := fio stress-ng numactl numastat
 
 # The base initramfs.  Per-boot files (the plan, --add files) go into a
 # second cpio that run-lab.sh appends to a copy of it.
-$(B)/initramfs.cpio: $$(GUEST_BINS) guest/init guest/mkinitramfs.sh
+# workloads/ goes into /lab/workloads, where wlrun looks for its jobs.
+GUEST_WORKLOADS := $(wildcard workloads/*.fio workloads/*.job)
+$(B)/initramfs.cpio: $$(GUEST_BINS) guest/init guest/mkinitramfs.sh $(GUEST_WORKLOADS)
 	guest/mkinitramfs.sh $@ $(B)/guest $(GUEST_PROGRAMS)
 
 guest: $$(GUEST_BINS)

@@ -6,7 +6,8 @@
 #
 # Holds busybox-static, /init, every executable of GUEST-BIN-DIR in /bin,
 # and each EXTRA-PROGRAM (fio, stress-ng, numastat ...) with exactly the
-# shared libraries its ELF headers resolve to (ldd), at the same paths.
+# shared libraries its ELF headers resolve to (ldd), at the same paths;
+# the fio and stress-ng jobs of workloads/ in /lab/workloads (for wlrun).
 set -euo pipefail
 out=$1 bindir=$2
 shift 2
@@ -20,6 +21,10 @@ ln -s busybox "$stage/bin/sh"
 cp "$here/init" "$stage/init"
 for f in "$bindir"/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$stage/bin/"
+done
+mkdir -p "$stage/lab/workloads"
+for f in "$here"/../workloads/*.fio "$here"/../workloads/*.job; do
+	[ -f "$f" ] && cp "$f" "$stage/lab/workloads/"
 done
 for prog in "$@"; do
 	path=$(command -v "$prog") || { echo "mkinitramfs: $prog: not installed" >&2; exit 1; }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * labtool plan TOPOLOGY.yaml --boot-id ID [--profile quick|default|full]
- *              [--benches LIST|default|none] [--workloads LIST|none]
- *              [--step-timeout S]
+ *              [--benches LIST|default|none] [--workloads LIST|all|none]
+ *              [--workloads-dir DIR] [--step-timeout S]
  *
  * Writes one boot's guest plan (README.md, "Guest plan") on stdout.  This is
  * where the topology's words become node ids: every benchmark runs once per
@@ -10,13 +10,18 @@
  * or the remote DRAM nodes of a DRAM-only machine -- so the guest never
  * needs to read YAML.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "textfile.h"
 #include "topology.h"
+#include "util.h"
 
 /* Benchmarks run when --benches is "default", in this order. */
 static const char *const default_benches[] = { "checks", "latency", "fallback", "oom", "model" };
@@ -72,6 +77,92 @@ static int plan_targets(const struct topo *t, struct target *out, int max)
 	return n;
 }
 
+/* Policies each workload runs under, per profile (as tierbench's fallback). */
+static const char *const workload_policies[] = {
+	"bind", "preferred", "preferred-many", "default", "interleave", "weighted-interleave",
+};
+#define WORKLOAD_POLICIES_FULL 6
+#define WORKLOAD_POLICIES 4
+
+/*
+ * The workloads' directory: --workloads-dir DIR, else $TIERLAB_WORKLOADS,
+ * else workloads/ of the tree labtool was built in (build/host/labtool ->
+ * ../../workloads), else ./workloads.
+ */
+static char *workloads_dir(const char *given)
+{
+	const char *env = getenv("TIERLAB_WORKLOADS");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (given)
+		return xstrdup(given);
+	if (env && *env)
+		return xstrdup(env);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+
+		if (slash) {
+			*slash = '\0';
+			char *p = xasprintf("%s/../../workloads", exe);
+
+			if (access(p, R_OK) == 0)
+				return p;
+			free(p);
+		}
+	}
+	return xstrdup("workloads");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Workload names: NAME of DIR/NAME.fio (fio) and DIR/NAME.job (stress-ng). */
+static int list_workloads(const char *dir, char ***out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	int n = 0;
+
+	if (!d) {
+		fprintf(stderr, "labtool plan: --workloads: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 4 && (!strcmp(e->d_name + len - 4, ".fio") ||
+				!strcmp(e->d_name + len - 4, ".job"))) {
+			char **more = realloc(names, (size_t)(n + 1) * sizeof(*names));
+
+			if (!more) {
+				closedir(d);
+				free(names);
+				return -1;
+			}
+			names = more;
+			names[n++] = xasprintf("%.*s", (int)(len - 4), e->d_name);
+		}
+	}
+	closedir(d);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), cmp_str);
+	*out = names;
+	return n;
+}
+
+static void free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 static int valid_name(const char *s)
 {
 	if (!*s)
@@ -86,6 +177,9 @@ int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *boot = NULL, *profile = "default";
 	const char *benches = "default", *workloads = "none", *step_timeout = NULL;
+	const char *wl_dir_opt = NULL;
+	char **wl_avail = NULL, **wl_run = NULL;
+	int wl_navail = 0, wl_nrun = 0;
 	struct topo *t;
 	struct target targets[TOPO_KIND_NR];
 	int ntargets, rc, timeout;
@@ -95,6 +189,7 @@ int cmd_plan(int argc, char **argv)
 				   !strcmp(argv[i], "--profile") ? &profile :
 				   !strcmp(argv[i], "--benches") ? &benches :
 				   !strcmp(argv[i], "--workloads") ? &workloads :
+				   !strcmp(argv[i], "--workloads-dir") ? &wl_dir_opt :
 				   !strcmp(argv[i], "--step-timeout") ? &step_timeout : NULL;
 
 		if (opt && i + 1 < argc) {
@@ -107,7 +202,7 @@ int cmd_plan(int argc, char **argv)
 		}
 	}
 	if (!path || !boot) {
-		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST]\n");
+		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR]\n");
 		return EXIT_USAGE;
 	}
 	if (!valid_name(boot) || (strcmp(profile, "quick") && strcmp(profile, "default") &&
@@ -116,15 +211,61 @@ int cmd_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (strcmp(workloads, "none")) {
-		fprintf(stderr, "labtool plan: --workloads: no workloads are available yet (use 'none')\n");
-		return EXIT_USAGE;
+		/* Checked before anything boots: a typo must not cost a boot. */
+		char *dir = workloads_dir(wl_dir_opt), *list, *save = NULL;
+
+		wl_navail = list_workloads(dir, &wl_avail);
+		if (wl_navail < 0) {
+			free(dir);
+			return EXIT_USAGE;
+		}
+		wl_run = calloc((size_t)wl_navail + 1, sizeof(*wl_run));
+		if (!wl_run) {
+			free(dir);
+			free_names(wl_avail, wl_navail);
+			return EXIT_SOFTWARE;
+		}
+		list = xstrdup(workloads);
+		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			int found = 0;
+
+			for (int k = 0; k < wl_navail; k++)
+				if (!strcmp(w, "all") || !strcmp(w, wl_avail[k])) {
+					found = 1;
+					int dup = 0;
+
+					for (int r = 0; r < wl_nrun; r++)
+						dup |= wl_run[r] == wl_avail[k];
+					if (!dup)
+						wl_run[wl_nrun++] = wl_avail[k];
+				}
+			if (!found) {
+				fprintf(stderr, "labtool plan: --workloads: '%s' is not a workload of %s (have:",
+					w, dir);
+				for (int k = 0; k < wl_navail; k++)
+					fprintf(stderr, " %s", wl_avail[k]);
+				fprintf(stderr, "%s; or all, none)\n", wl_navail ? "" : " none");
+				free(list);
+				free(dir);
+				free(wl_run);
+				free_names(wl_avail, wl_navail);
+				return EXIT_USAGE;
+			}
+		}
+		free(list);
+		free(dir);
 	}
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t) {
+		free(wl_run);
+		free_names(wl_avail, wl_navail);
 		return EXIT_SOFTWARE;
+	}
 	rc = topo_load(path, t, stderr);
 	if (rc) {
 		free(t);
+		free(wl_run);
+		free_names(wl_avail, wl_navail);
 		return rc;
 	}
 	ntargets = plan_targets(t, targets, TOPO_KIND_NR);
@@ -133,6 +274,8 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "labtool plan: --step-timeout: '%s' is not a positive number of seconds\n",
 			step_timeout);
 		free(t);
+		free(wl_run);
+		free_names(wl_avail, wl_navail);
 		return EXIT_USAGE;
 	}
 
@@ -152,6 +295,8 @@ int cmd_plan(int argc, char **argv)
 
 		if (!list) {
 			free(t);
+			free(wl_run);
+			free_names(wl_avail, wl_navail);
 			return EXIT_SOFTWARE;
 		}
 		if (!strcmp(benches, "default")) {
@@ -165,6 +310,8 @@ int cmd_plan(int argc, char **argv)
 					free(list);
 					free(plan.s);
 					free(t);
+					free(wl_run);
+					free_names(wl_avail, wl_navail);
 					return EXIT_USAGE;
 				}
 				names[nnames++] = b;
@@ -177,8 +324,25 @@ int cmd_plan(int argc, char **argv)
 					  targets[g].ids, targets[g].label);
 		free(list);
 	}
+	if (wl_nrun) {
+		/* wlrun's own timeout kills the workload; the step's is a backstop. */
+		int npol = !strcmp(profile, "full") ? WORKLOAD_POLICIES_FULL : WORKLOAD_POLICIES;
+		int wl_timeout = step_timeout ? (timeout > 60 ? timeout - 30 : timeout / 2 + 1) :
+				 !strcmp(profile, "quick") ? 120 : !strcmp(profile, "full") ? 3600 : 600;
+		int wl_step = step_timeout ? timeout : wl_timeout + 30;
+
+		for (int k = 0; k < wl_nrun; k++)
+			for (int p = 0; p < npol; p++)
+				for (int g = 0; g < ntargets; g++)
+					sb_printf(&plan, "step wl-%s-%s-%s %d wlrun %s --policy %s --nodes %s:%s --profile %s --timeout %d\n",
+						  wl_run[k], workload_policies[p], targets[g].label, wl_step,
+						  wl_run[k], workload_policies[p], targets[g].label,
+						  targets[g].ids, profile, wl_timeout);
+	}
 	fputs(plan.s, stdout);
 	free(plan.s);
 	free(t);
+	free(wl_run);
+	free_names(wl_avail, wl_navail);
 	return 0;
 }
