@@ -12,7 +12,9 @@
  * a log-bucket histogram.  Rows: the pooled histogram's count, mean, p50,
  * p90, p99, p99_9, max; the median over repetitions of the per-repetition
  * p50 with its order-statistic confidence interval (stats.h); where the
- * pages landed; the clock's own cost.
+ * pages landed; the clock's own cost; and, with nothing filled, the
+ * median cost per page of the timed passes against untimed passes that
+ * alternate with them (the harness's overhead).
  */
 #include "tb.h"
 #include "stats.h"
@@ -42,10 +44,13 @@ static int lat_child(void *arg, struct shared *sh)
 	long per_node[MAX_NODE + 1];
 	struct nodeset polnodes;
 	struct median_ci ci;
+	double *timed = calloc((size_t)o->reps, sizeof(double));
+	double *untimed = calloc((size_t)o->reps, sizeof(double));
+	int pairs = 0;
 	double med;
 	int r;
 
-	if (!all || !rep || !p50) {
+	if (!all || !rep || !p50 || !timed || !untimed) {
 		msg("latency: out of memory for histograms");
 		return 1;
 	}
@@ -59,6 +64,8 @@ static int lat_child(void *arg, struct shared *sh)
 		if (pol_apply(c->pol, c->via, &o->preferred, p, len))
 			return 1;
 		hist_init(rep);
+		uint64_t loop0 = now_ns();
+
 		for (size_t off = 0; off < len; off += page) {
 			uint64_t t0 = now_ns();
 
@@ -66,6 +73,7 @@ static int lat_child(void *arg, struct shared *sh)
 			hist_add(rep, now_ns() - t0);
 			sh->pages_done++;
 		}
+		timed[r] = (double)(now_ns() - loop0) / (double)(len / page);
 		if (c->via == VIA_TASK)
 			sys_set_mempolicy(MPOL_DEFAULT, NULL);
 		out_hist(&c->k, r, rep);
@@ -87,6 +95,37 @@ static int lat_child(void *arg, struct shared *sh)
 			}
 		}
 		munmap(p, len);
+		/*
+		 * The harness's own cost: after each timed pass, an untimed
+		 * pass over a fresh region with the same policy and size, so
+		 * the medians of the two compare like with like.  Only when
+		 * nothing is filled, where an extra pass cannot change the
+		 * outcome.
+		 */
+		if (!strcmp(c->k.scenario, "free")) {
+			p = map_region(c->ps, len);
+			if (p && !pol_apply(c->pol, c->via, &o->preferred, p, len)) {
+				uint64_t u0 = now_ns();
+
+				for (size_t off = 0; off < len; off += page)
+					((volatile char *)p)[off] = 1;
+				untimed[pairs] = (double)(now_ns() - u0) / (double)(len / page);
+				timed[pairs] = timed[r];
+				pairs++;
+			}
+			if (c->via == VIA_TASK)
+				sys_set_mempolicy(MPOL_DEFAULT, NULL);
+			if (p)
+				munmap(p, len);
+		}
+	}
+	if (pairs) {
+		double t = stats_median(timed, (size_t)pairs);
+		double u = stats_median(untimed, (size_t)pairs);
+
+		out_row(&c->k, "loop_timed_ns_per_page", t, "ns");
+		out_row(&c->k, "loop_untimed_ns_per_page", u, "ns");
+		out_row(&c->k, "harness_overhead_ratio", t / u, "ratio");
 	}
 	out_row(&c->k, "count", (double)all->count, "pages");
 	out_row(&c->k, "mean", hist_mean(all), "ns");
@@ -105,6 +144,8 @@ static int lat_child(void *arg, struct shared *sh)
 	free(all);
 	free(rep);
 	free(p50);
+	free(timed);
+	free(untimed);
 	return 0;
 }
 
