@@ -281,8 +281,11 @@ do_boot() {
 	qemu_cmd "$t" "$kdir/bzImage" "$stage/initrd" "$run/raw/console-$id.log" "$run/raw/channel-$id.log" "$accel"
 	printf '%q ' "${qemu[@]}" > "$run/raw/qemu-$id.cmd"
 	say "boot $id/$total: $name ($accel, profile $profile)"
+	local progress=
+	[ "$quiet" = 1 ] || progress=yes
 	"$labtool" boot --console "$run/raw/console-$id.log" --channel "$run/raw/channel-$id.log" \
-		--idle "$idle_timeout" --wall "$boot_timeout" -- "${qemu[@]}" > "$run/raw/boot-$id.timing" &
+		--idle "$idle_timeout" --wall "$boot_timeout" ${progress:+--progress "boot $id/$total"} \
+		-- "${qemu[@]}" > "$run/raw/boot-$id.timing" &
 	boot_pid=$!
 	wait "$boot_pid" || qrc=$?
 	# A signal interrupts wait, not the boot: wait again for the watchdog,

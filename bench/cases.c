@@ -130,6 +130,10 @@ void report_outcome(const struct rowkey *k, enum outcome oc,
 
 	snprintf(metric, sizeof(metric), "outcome_%s", outcome_names[oc]);
 	out_row(k, metric, 1, "flag");
+	/* progress for the host (labtool boot shows it; collect ignores META) */
+	printf("META case=%s/%s/%s/%s outcome=%s\n", k->bench, k->policy,
+	       k->pagesize, k->scenario, outcome_names[oc]);
+	fflush(stdout);
 	if (oc == OUT_COMPLETED)
 		return;
 	out_row(k, "mib_before_outcome",

@@ -7,6 +7,9 @@
  * SIGINT/SIGTERM kill QEMU before labtool exits, so no QEMU outlives the lab.
  * Prints "qemu_status=ok|fail|idle|timeout|interrupted secs=.. init_secs=.."
  * on stdout, init_secs being when the guest's /init announced itself.
+ * With --progress LABEL, shows on stderr what the guest is doing: each step
+ * as it starts and ends, and the cases of a benchmark, one line per
+ * benchmark, page size and scenario, as the channel reports them.
  *
  * Exit: 0 QEMU exited 0; 1 QEMU failed; 124 wall limit; 125 idle limit;
  * 130 interrupted; 64 usage.
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "util.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -73,9 +77,110 @@ static int saw_init(const char *console, long long *scanned)
 	return found;
 }
 
+struct progress {
+	const char *label;
+	long long offset;  /* channel bytes consumed */
+	struct sbuf partial; /* a line not yet complete */
+	struct sbuf group; /* the cases of one bench/pagesize/scenario */
+	char group_key[160];
+	double start;
+};
+
+static void progress_flush(struct progress *pr)
+{
+	if (pr->group.len)
+		fprintf(stderr, "  [+%3.0fs] %s %s: %s\n", now() - pr->start, pr->label,
+			pr->group_key, pr->group.s);
+	sb_free(&pr->group);
+	pr->group_key[0] = '\0';
+}
+
+static const char *word_after(const char *s, const char *key, char *buf, size_t size)
+{
+	const char *p = strstr(s, key);
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	n = strcspn(p, " ");
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), p);
+	return buf;
+}
+
+/* One channel line; only its payload matters here, checks are collect's. */
+static void progress_line(struct progress *pr, const char *line)
+{
+	const char *payload = line;
+	char a[128], b[64], c[32];
+
+	for (int i = 0; i < 2 && payload; i++) {
+		payload = strchr(payload, ' ');
+		if (payload)
+			payload++;
+	}
+	if (!payload)
+		return;
+	if (!strncmp(payload, "STEP ", 5) && word_after(payload, "name=", a, sizeof(a)) &&
+	    word_after(payload, "status=", b, sizeof(b))) {
+		progress_flush(pr);
+		if (!strcmp(b, "started"))
+			fprintf(stderr, "  [+%3.0fs] %s step %s\n", now() - pr->start, pr->label, a);
+		else
+			fprintf(stderr, "  [+%3.0fs] %s step %s: %s (%ss)\n", now() - pr->start,
+				pr->label, a, b, word_after(payload, "secs=", c, sizeof(c)) ?: "?");
+	} else if (!strncmp(payload, "META case=", 10) &&
+		   word_after(payload, "case=", a, sizeof(a)) &&
+		   word_after(payload, "outcome=", b, sizeof(b))) {
+		/* case = bench/policy/pagesize/scenario */
+		char *pol = strchr(a, '/'), *rest = pol ? strchr(pol + 1, '/') : NULL;
+		char key[160];
+
+		if (!rest)
+			return;
+		*pol++ = '\0';
+		*rest++ = '\0';
+		snprintf(key, sizeof(key), "%s %s", a, rest);
+		if (strcmp(key, pr->group_key)) {
+			progress_flush(pr);
+			snprintf(pr->group_key, sizeof(pr->group_key), "%s", key);
+		}
+		sb_printf(&pr->group, "%s%s%s%s", pr->group.len ? ", " : "", pol,
+			  strcmp(b, "completed") ? " " : "", strcmp(b, "completed") ? b : "");
+	}
+}
+
+static void progress_poll(struct progress *pr, const char *channel)
+{
+	FILE *f = fopen(channel, "r");
+	char buf[4096];
+	size_t n;
+
+	if (!f)
+		return;
+	if (fseeko(f, pr->offset, SEEK_SET) == 0) {
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+			pr->offset += (long long)n;
+			for (size_t i = 0; i < n; i++) {
+				if (buf[i] != '\n') {
+					sb_putc(&pr->partial, buf[i]);
+					continue;
+				}
+				if (pr->partial.len)
+					progress_line(pr, pr->partial.s);
+				pr->partial.len = 0;
+				if (pr->partial.s)
+					pr->partial.s[0] = '\0';
+			}
+		}
+	}
+	fclose(f);
+}
+
 int cmd_boot(int argc, char **argv)
 {
 	const char *console = NULL, *channel = NULL, *status = "ok";
+	struct progress pr = { 0 };
 	double idle = 120, wall = 1800, start, last_activity, init_secs = -1;
 	long long last_size = -2, scanned = 0;
 	int i, wstatus = 0, rc;
@@ -92,6 +197,8 @@ int cmd_boot(int argc, char **argv)
 			idle = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--wall"))
 			wall = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--progress"))
+			pr.label = argv[++i];
 		else
 			goto usage;
 	}
@@ -104,7 +211,7 @@ int cmd_boot(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	start = last_activity = now();
+	start = last_activity = pr.start = now();
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "labtool boot: fork: %s\n", strerror(errno));
@@ -134,6 +241,8 @@ int cmd_boot(int argc, char **argv)
 			last_activity = now();
 			if (init_secs < 0 && saw_init(console, &scanned))
 				init_secs = now() - start;
+			if (pr.label)
+				progress_poll(&pr, channel);
 		}
 		if (now() - start > wall) {
 			status = "timeout";
@@ -155,12 +264,17 @@ int cmd_boot(int argc, char **argv)
 		status = "fail";
 		rc = 1;
 	}
+	if (pr.label) {
+		progress_poll(&pr, channel);
+		progress_flush(&pr);
+		sb_free(&pr.partial);
+	}
 	printf("qemu_status=%s secs=%.3f init_secs=%.3f\n", status, now() - start,
 	       init_secs);
 	fflush(stdout);
 	return rc;
 
 usage:
-	fprintf(stderr, "usage: labtool boot --console FILE --channel FILE [--idle S] [--wall S] -- QEMU ARGS...\n");
+	fprintf(stderr, "usage: labtool boot --console FILE --channel FILE [--idle S] [--wall S] [--progress LABEL] -- QEMU ARGS...\n");
 	return EXIT_USAGE;
 }

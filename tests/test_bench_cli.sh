@@ -1,7 +1,8 @@
 #!/bin/bash
 # tierbench on the host: the CLI contract (--list, --help, exit 2 on bad
 # usage) and that every stdout line of a quick run is a results-channel line
-# (README.md): ROW with the eight keys (plus optional x_mib), TAP, HIST.
+# (README.md): ROW with the eight keys (plus optional x_mib), TAP, HIST,
+# META case progress.
 # Runs only what is safe on any machine: the checks and a small free-memory
 # latency/fallback case; fill scenarios skip themselves above --fill-cap-mib.
 set -uo pipefail
@@ -29,10 +30,12 @@ done
 row='^ROW bench=[^ ,=]+ policy=[^ ,=]+ nodes=[^ ,=:]+:[^ ,=]+ pagesize=(4k|thp|2m|-) scenario=[^ ,=]+ metric=[^ ,=]+ value=(-?[0-9.]+(e[-+][0-9]+)?|nan) unit=[^ ,=]+( x_mib=[0-9]+)?$'
 tap='^TAP (ok|not ok) [0-9]+ - [^#]*( # SKIP .+)?$|^TAP 1\.\.[0-9]+$'
 hist='^HIST bench=[^ ]+ policy=[^ ]+ nodes=[^ ]+ pagesize=[^ ]+ scenario=[^ ]+ rep=[0-9]+ unit=ns buckets=([0-9]+:[0-9]+(\+[0-9]+:[0-9]+)*|-)$'
+# progress for the host, one per finished case
+meta='^META case=[^ /]+/[^ /]+/[^ /]+/[^ /]+ outcome=[a-z_]+$'
 check_lines() {	# file
 	local n
-	n=$(grep -Evc "$row|$tap|$hist" "$1")
-	[ "$n" = 0 ] || { bad "$1: $n lines outside the contract:"; grep -Ev "$row|$tap|$hist" "$1" | head -5; }
+	n=$(grep -Evc "$row|$tap|$hist|$meta" "$1")
+	[ "$n" = 0 ] || { bad "$1: $n lines outside the contract:"; grep -Ev "$row|$tap|$hist|$meta" "$1" | head -5; }
 	tail -n 1 "$1" | grep -Eq '^TAP 1\.\.[0-9]+$' || bad "$1: last line is not the TAP plan"
 	# TAP numbers count 1..N in order
 	awk '/^TAP (ok|not ok) / { n++; id = ($2 == "ok") ? $3 : $4
