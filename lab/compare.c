@@ -2,10 +2,11 @@
 /*
  * `labtool compare`: the same figures of several runs side by side (two
  * kernels, two fallback settings, two topologies), each difference taken
- * against the first run.  For medians with a 95% CI in both runs the
+ * against the first run.  For medians with an interval (p50_ci95_low/high,
+ * whose true coverage p50_ci_coverage may be below 95 %) in both runs the
  * difference gets the interval [lo_b - hi_a, hi_b - lo_a]; it contains 0
- * exactly when the two CIs overlap, and then no difference is claimed.
- * Figures without a CI get a difference but no verdict.
+ * exactly when the two intervals overlap, and then no difference is claimed.
+ * Figures without an interval get a difference but no verdict.
  */
 #include <errno.h>
 #include <math.h>
@@ -42,16 +43,16 @@ static const struct row *find_key(const struct run *r, const struct key *k, cons
 
 static bool is_ci_metric(const char *m)
 {
-	return !strcmp(m, "median_ci95_lo_ns") || !strcmp(m, "median_ci95_hi_ns");
+	return !strcmp(m, M_CI_LO) || !strcmp(m, M_CI_HI) || !strcmp(m, M_CI_COV);
 }
 
 enum verdict { V_NONE, V_OVERLAP, V_HIGHER, V_LOWER };
 
 static const char *const verdict_text[] = {
-	[V_NONE] = "no CI: not tested",
-	[V_OVERLAP] = "≈ CIs overlap: no claim",
-	[V_HIGHER] = "higher (CIs disjoint)",
-	[V_LOWER] = "lower (CIs disjoint)",
+	[V_NONE] = "no interval: not tested",
+	[V_OVERLAP] = "≈ intervals overlap: no claim",
+	[V_HIGHER] = "higher (intervals disjoint)",
+	[V_LOWER] = "lower (intervals disjoint)",
 };
 
 struct cmp {
@@ -71,11 +72,11 @@ static struct cmp compare_one(const struct run *ra, const struct run *rb, const 
 	c.a = a->num;
 	c.b = b->num;
 	c.d = b->num - a->num;
-	if (!strcmp(k->metric, "p50_ns")) {
-		const struct row *alo = find_key(ra, k, "median_ci95_lo_ns");
-		const struct row *ahi = find_key(ra, k, "median_ci95_hi_ns");
-		const struct row *blo = find_key(rb, k, "median_ci95_lo_ns");
-		const struct row *bhi = find_key(rb, k, "median_ci95_hi_ns");
+	if (!strcmp(k->metric, M_P50)) {
+		const struct row *alo = find_key(ra, k, M_CI_LO);
+		const struct row *ahi = find_key(ra, k, M_CI_HI);
+		const struct row *blo = find_key(rb, k, M_CI_LO);
+		const struct row *bhi = find_key(rb, k, M_CI_HI);
 
 		if (alo && ahi && blo && bhi && alo->numeric && ahi->numeric && blo->numeric &&
 		    bhi->numeric) {
@@ -107,9 +108,9 @@ static void value_text(const struct run *r, const struct key *k, struct sbuf *b)
 	}
 	fmt_num(v, sizeof(v), w->num);
 	sb_puts(b, v);
-	if (!strcmp(k->metric, "p50_ns")) {
-		const struct row *l = find_key(r, k, "median_ci95_lo_ns");
-		const struct row *h = find_key(r, k, "median_ci95_hi_ns");
+	if (!strcmp(k->metric, M_P50)) {
+		const struct row *l = find_key(r, k, M_CI_LO);
+		const struct row *h = find_key(r, k, M_CI_HI);
 
 		if (l && h && l->numeric && h->numeric) {
 			fmt_num(lo, sizeof(lo), l->num);
@@ -206,7 +207,8 @@ static void metric_table(struct doc *d, struct sbuf *csv, struct run *runs, int 
 	doc_table_start(d, cols, ncols);
 	for (size_t k = 0; k < nkeys; k++) {
 		const struct key *key = &keys[k];
-		bool is_p50 = !strcmp(key->bench, "latency") && !strcmp(key->metric, "p50_ns");
+		bool is_p50 = (!strcmp(key->bench, "latency") || !strcmp(key->bench, "latency_task")) &&
+			      !strcmp(key->metric, M_P50);
 
 		if (is_p50 != latency_medians || is_ci_metric(key->metric))
 			continue;
@@ -324,9 +326,11 @@ int compare_runs(char **dirs, int n, const char *outdir)
 		doc_para(&d, NULL, "Rows are matched on bench, policy, page size, scenario and metric — not "
 			       "on node ids, which differ between topologies. Every difference is "
 			       "\"run k − run 1\". For median fault latency the bracket is "
-			       "[lo_k − hi_1, hi_k − lo_1] from the two runs' 95% CIs of the median; it "
-			       "contains 0 exactly when the CIs overlap, and then **no difference is "
-			       "claimed**. Other figures carry no CI, so their differences are not "
+			       "[lo_k − hi_1, hi_k − lo_1] from the two runs' intervals of the median "
+			       "(p50_ci95_low/high; with fewer than 6 repetitions their true coverage, "
+			       "p50_ci_coverage, is below 95%); it contains 0 exactly when the "
+			       "intervals overlap, and then **no difference is claimed**. Other "
+			       "figures carry no interval, so their differences are not "
 			       "tested.");
 		if (accs.n > 1)
 			doc_para(&d, "warn", "**The runs used different accelerators** (TCG vs KVM): their "
@@ -344,7 +348,7 @@ int compare_runs(char **dirs, int n, const char *outdir)
 	}
 	sb_puts(&csv, "bench,policy,pagesize,scenario,metric,run,base_value,value,delta,"
 		      "delta_lo,delta_hi,verdict\n");
-	doc_heading(&d, 2, "latency", "Median fault latency (ns) with 95% CI");
+	doc_heading(&d, 2, "latency", "Median fault latency (ns) with its interval");
 	metric_table(&d, &csv, runs, n, keys, nkeys, true);
 	doc_heading(&d, 2, "other", "Every other figure");
 	metric_table(&d, &csv, runs, n, keys, nkeys, false);

@@ -4,18 +4,20 @@
  * SVG/PNG plots, report.html (self-contained) and report.md.  Output depends
  * only on the input files, so regenerating gives byte-identical results.
  *
- * Row names this file relies on (see the README's results format):
- *   latency:        p50_ns p90_ns p99_ns p999_ns max_ns mean_ns count
- *                   median_ci95_lo_ns median_ci95_hi_ns
- *   fallback:       preferred_frac (0..1, or unit "%"), pages_node<N>,
- *                   fill curve: metric fill_preferred_frac (or preferred_frac)
- *                   with scenario fill@<MiB>
- *   oom:            outcome (completed|enomem|sigbus|oom-killed|...), mib_obtained, secs
- *   model:          model_read_latency_ns, model_read_bandwidth_mbps
- *   fallback-order: pages_node<N>, preferred_frac; scenario = kernel setting
- *   check:          tap_ok, tap_fail (counts)
- *   other benches:  workloads; every numeric metric is plotted per policy.
- * Rows nothing else shows end up in the "other figures" table.
+ * Row names are tierbench's (bench/README.md):
+ *   latency, latency_task (mbind / set_mempolicy): count mean p50 p90 p99
+ *       p99_9 max (ns, pooled), p50_median_of_reps p50_ci95_low p50_ci95_high
+ *       p50_ci_coverage reps; policy "-" rows are the case's context
+ *       (filler_mib, free_mib_node<N>, clock_overhead, hugetlb_pool_node<N>)
+ *   every case: outcome_<word>=1 (flag), mib_before_outcome,
+ *       oom_constraint_memory_policy
+ *   fallback: inside_frac preferred_frac (ratio) pages_total pages_node<N>;
+ *       fill curve: scenario fill@<MiB>, step_preferred_frac, step_frac_node<N>
+ *   oom: asked mib_obtained secs_to_outcome + outcome
+ *   model: model_read_latency_ns model_read_bandwidth_mbps ... (4k, thp)
+ *   boots/<boot>.hist: HIST lines, the latency histograms (CDF figures)
+ *   other benches: workloads; every numeric metric is plotted per policy.
+ * Rows nothing else shows end up in the "all figures" table.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,7 +33,11 @@
 #include "report_int.h"
 
 #define FILL_PREFIX "fill@"
-#define FILL_METRIC "fill_preferred_frac"
+
+const struct lat_bench lat_benches[NR_LAT_BENCHES] = {
+	{ "latency", "mbind()" },
+	{ "latency_task", "set_mempolicy()" },
+};
 
 static const char *const pagesize_order[] = { "4k", "thp", "2m", "1g", NULL };
 static const char *const scenario_order[] = { "free", "full", "pressure", NULL };
@@ -112,8 +118,10 @@ void collect_entries(struct run *r, struct entries *e)
 		struct row *w = &r->rows[i];
 		size_t k;
 
+		/* policy "-": a case's context (filler, free memory, clock), not a policy */
 		if (!is_ok(w) || !bench_is_micro(w->f[COL_BENCH]) ||
-		    !strcmp(w->f[COL_BENCH], "check"))
+		    !strcmp(w->f[COL_BENCH], "check") || !strcmp(w->f[COL_BENCH], "checks") ||
+		    !strcmp(w->f[COL_POLICY], "-") || !w->f[COL_POLICY][0])
 			continue;
 		for (k = 0; k < e->n; k++)
 			if (!strcmp(e->v[k].policy, w->f[COL_POLICY]) &&
@@ -146,7 +154,7 @@ void entries_free(struct entries *e)
 	*e = (struct entries){ 0 };
 }
 
-/* Distinct values of column `col` among ok rows of `bench` (fill scenarios apart). */
+/* Distinct values of column `col` among ok policy rows of `bench` (fill scenarios apart). */
 static void distinct(struct run *r, const char *bench, enum row_col col, bool want_fill,
 		     struct strlist *out)
 {
@@ -154,7 +162,7 @@ static void distinct(struct run *r, const char *bench, enum row_col col, bool wa
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct row *w = &r->rows[i];
 
-		if (is_ok(w) && !strcmp(w->f[COL_BENCH], bench) &&
+		if (is_ok(w) && !strcmp(w->f[COL_BENCH], bench) && strcmp(w->f[COL_POLICY], "-") &&
 		    is_fill(w->f[COL_SCENARIO]) == want_fill)
 			sl_add(out, w->f[col]);
 	}
@@ -164,21 +172,25 @@ static void distinct(struct run *r, const char *bench, enum row_col col, bool wa
 		sl_sort_known(out, scenario_order);
 }
 
-/* The condition the headline table quotes: 4k/free if present, else the first. */
-static bool pick_condition(struct run *r, const char *bench, const char *const *scen_pref,
-			   const char **ps, const char **sc)
+/*
+ * The condition the headline table quotes: the first scenario of scen_pref,
+ * then page sizes in order, for which some policy has `metric`; else the
+ * first condition with it at all.
+ */
+static bool pick_condition(struct run *r, const char *bench, const char *metric,
+			   const char *const *scen_pref, const char **ps, const char **sc)
 {
-	struct strlist pss, scs;
+	struct strlist pss;
 	bool found = false;
 
 	distinct(r, bench, COL_PAGESIZE, false, &pss);
-	distinct(r, bench, COL_SCENARIO, false, &scs);
 	for (int s = 0; scen_pref[s] && !found; s++)
 		for (size_t p = 0; p < pss.n && !found; p++)
 			for (size_t i = 0; i < r->nrows && !found; i++) {
 				struct row *w = &r->rows[i];
 
 				if (is_ok(w) && !strcmp(w->f[COL_BENCH], bench) &&
+				    !strcmp(w->f[COL_METRIC], metric) &&
 				    !strcmp(w->f[COL_PAGESIZE], pss.v[p]) &&
 				    !strcmp(w->f[COL_SCENARIO], scen_pref[s])) {
 					*ps = pss.v[p];
@@ -186,20 +198,17 @@ static bool pick_condition(struct run *r, const char *bench, const char *const *
 					found = true;
 				}
 			}
-	if (!found && pss.n && scs.n) {
-		for (size_t i = 0; i < r->nrows && !found; i++) {
-			struct row *w = &r->rows[i];
+	for (size_t i = 0; i < r->nrows && !found; i++) {
+		struct row *w = &r->rows[i];
 
-			if (is_ok(w) && !strcmp(w->f[COL_BENCH], bench) &&
-			    !is_fill(w->f[COL_SCENARIO])) {
-				*ps = w->f[COL_PAGESIZE];
-				*sc = w->f[COL_SCENARIO];
-				found = true;
-			}
+		if (is_ok(w) && !strcmp(w->f[COL_BENCH], bench) && !strcmp(w->f[COL_METRIC], metric) &&
+		    !is_fill(w->f[COL_SCENARIO])) {
+			*ps = w->f[COL_PAGESIZE];
+			*sc = w->f[COL_SCENARIO];
+			found = true;
 		}
 	}
 	sl_free(&pss);
-	sl_free(&scs);
 	return found;
 }
 
@@ -217,6 +226,99 @@ static double numval(const struct row *w)
 	return w && w->numeric ? w->num : NAN;
 }
 
+/* The outcome row of one case, marking it used; NULL when none. */
+static const char *case_outcome(struct run *r, const char *bench, const char *policy,
+				const char *nodes, const char *ps, const char *sc)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct row *w = &r->rows[i];
+		const char *o = row_outcome(w);
+
+		if (o && is_ok(w) && !strcmp(w->f[COL_BENCH], bench) &&
+		    !strcmp(w->f[COL_POLICY], policy) && !strcmp(w->f[COL_NODES], nodes) &&
+		    !strcmp(w->f[COL_PAGESIZE], ps) && !strcmp(w->f[COL_SCENARIO], sc)) {
+			w->used = true;
+			return o;
+		}
+	}
+	return NULL;
+}
+
+void lat_cell_get(struct run *r, const char *bench, const char *policy, const char *nodes,
+		  const char *ps, const char *sc, struct lat_cell *c)
+{
+	c->p50 = numval(run_find(r, bench, policy, nodes, ps, sc, M_P50));
+	c->p99 = numval(run_find(r, bench, policy, nodes, ps, sc, M_P99));
+	c->lo = numval(run_find(r, bench, policy, nodes, ps, sc, M_CI_LO));
+	c->hi = numval(run_find(r, bench, policy, nodes, ps, sc, M_CI_HI));
+	c->cov = numval(run_find(r, bench, policy, nodes, ps, sc, M_CI_COV));
+	c->reps = numval(run_find(r, bench, policy, nodes, ps, sc, M_REPS));
+	c->count = numval(run_find(r, bench, policy, nodes, ps, sc, M_COUNT));
+	c->outcome = case_outcome(r, bench, policy, nodes, ps, sc);
+	c->mib_before = numval(run_find(r, bench, policy, nodes, ps, sc, "mib_before_outcome"));
+}
+
+void interval_words(double cov, double reps, struct sbuf *b)
+{
+	char c[32], n[32];
+
+	if (!isnan(cov) && cov >= 0.95) {
+		fmt_num(c, sizeof(c), 100 * cov);
+		sb_printf(b, "%s%% CI", c);
+		return;
+	}
+	fmt_num(n, sizeof(n), reps);
+	fmt_num(c, sizeof(c), 100 * cov);
+	if (isnan(reps))
+		sb_puts(b, "interval of the per-repetition medians");
+	else
+		sb_printf(b, "range of %s repetitions", n);
+	if (!isnan(cov))
+		sb_printf(b, ", coverage %s%%", c);
+}
+
+struct fill_pt {
+	double x, frac;
+};
+
+static int cmp_fill(const void *a, const void *b)
+{
+	double x = ((const struct fill_pt *)a)->x, y = ((const struct fill_pt *)b)->x;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The fill curve of one entry: steps sorted by x; returns how many. */
+static size_t fill_points(struct run *r, const struct entry *en, const char *ps,
+			  struct fill_pt **out)
+{
+	struct fill_pt *v = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct row *w = &r->rows[i];
+		const char *xs = w->f[COL_SCENARIO] + strlen(FILL_PREFIX);
+		char *end;
+
+		if (!is_ok(w) || strcmp(w->f[COL_BENCH], "fallback") || !is_fill(w->f[COL_SCENARIO]) ||
+		    strcmp(w->f[COL_METRIC], M_FILL) || strcmp(w->f[COL_POLICY], en->policy) ||
+		    strcmp(w->f[COL_NODES], en->nodes) || (ps && strcmp(w->f[COL_PAGESIZE], ps)) ||
+		    !w->numeric)
+			continue;
+		double x = strtod(xs, &end);
+
+		if (end == xs || *end || !isfinite(x))
+			continue;
+		w->used = true;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = (struct fill_pt){ x, frac_of(w) };
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_fill);
+	*out = v;
+	return n;
+}
+
 void compute_headline(struct run *r, const struct entries *e, struct headline *h)
 {
 	static const char *const lat_pref[] = { "free", "full", "pressure", NULL };
@@ -224,43 +326,80 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 
 	*h = (struct headline){ 0 };
 	h->lines = xcalloc(e->n, sizeof(*h->lines));
-	h->have_lat = pick_condition(r, "latency", lat_pref, &h->lat_ps, &h->lat_sc);
-	h->have_fb = pick_condition(r, "fallback", fb_pref, &h->fb_ps, &h->fb_sc);
+	h->have_lat = pick_condition(r, "latency", M_P50, lat_pref, &h->lat_ps, &h->lat_sc) ||
+		      pick_condition(r, "latency_task", M_P50, lat_pref, &h->lat_ps, &h->lat_sc);
+	h->have_fb = pick_condition(r, "fallback", M_PREF, fb_pref, &h->fb_ps, &h->fb_sc);
 	for (size_t i = 0; i < e->n; i++) {
 		struct headline_line *l = &h->lines[i];
 		const char *p = e->v[i].policy, *n = e->v[i].nodes;
+		struct fill_pt *pts;
+		size_t np;
 
-		l->p50 = l->lo = l->hi = l->p99 = l->count = NAN;
-		l->pref = l->model_lat = l->model_bw = NAN;
-		if (h->have_lat) {
-			l->p50 = numval(run_find(r, "latency", p, n, h->lat_ps, h->lat_sc, "p50_ns"));
-			l->p99 = numval(run_find(r, "latency", p, n, h->lat_ps, h->lat_sc, "p99_ns"));
-			l->lo = numval(run_find(r, "latency", p, n, h->lat_ps, h->lat_sc,
-						"median_ci95_lo_ns"));
-			l->hi = numval(run_find(r, "latency", p, n, h->lat_ps, h->lat_sc,
-						"median_ci95_hi_ns"));
-			l->count = numval(run_find(r, "latency", p, n, h->lat_ps, h->lat_sc, "count"));
+		for (int b = 0; b < NR_LAT_BENCHES; b++) {
+			if (h->have_lat)
+				lat_cell_get(r, lat_benches[b].bench, p, n, h->lat_ps, h->lat_sc, &l->lat[b]);
+			else
+				l->lat[b] = (struct lat_cell){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NULL,
+							       NAN };
 		}
-		if (h->have_fb)
-			l->pref = frac_of(run_find(r, "fallback", p, n, h->fb_ps, h->fb_sc,
-						   "preferred_frac"));
-		l->model_lat = numval(run_find(r, "model", p, n, NULL, NULL, "model_read_latency_ns"));
-		l->model_bw = numval(run_find(r, "model", p, n, NULL, NULL,
-					      "model_read_bandwidth_mbps"));
+		l->pref = h->have_fb ? frac_of(run_find(r, "fallback", p, n, h->fb_ps, h->fb_sc, M_PREF))
+				     : NAN;
+		/* the fill curve: MiB that landed on the preferred nodes, where it first fell back */
+		l->fill_mib = l->fill_first = l->fill_last = l->fill_outcome_mib = NAN;
+		np = fill_points(r, &e->v[i], NULL, &pts);
+		if (np) {
+			double prev = 0, sum = 0;
+
+			h->have_fill = true;
+			for (size_t k = 0; k < np; k++) {
+				double step = pts[k].x - prev;
+
+				if (step > h->fill_step)
+					h->fill_step = step;
+				if (!isnan(pts[k].frac))
+					sum += pts[k].frac * step;
+				if (isnan(l->fill_first) && pts[k].frac < 0.99)
+					l->fill_first = pts[k].x;
+				prev = pts[k].x;
+			}
+			l->fill_mib = sum;
+			l->fill_last = prev;
+			l->fill_outcome = case_outcome(r, "fallback", p, n, "4k", "fill");
+			for (size_t k = 0; !l->fill_outcome && k < r->nrows; k++) {
+				struct row *w = &r->rows[k];
+
+				if (is_ok(w) && !strcmp(w->f[COL_BENCH], "fallback") &&
+				    !strcmp(w->f[COL_SCENARIO], "fill") && !strcmp(w->f[COL_POLICY], p) &&
+				    !strcmp(w->f[COL_NODES], n) && row_outcome(w)) {
+					w->used = true;
+					l->fill_outcome = row_outcome(w);
+				}
+			}
+			l->fill_outcome_mib = numval(run_find(r, "fallback", p, n, NULL, "fill",
+							      "mib_before_outcome"));
+		}
+		free(pts);
+		l->model_lat = numval(run_find(r, "model", p, n, "4k", NULL, "model_read_latency_ns"));
+		if (isnan(l->model_lat))
+			l->model_lat = numval(run_find(r, "model", p, n, NULL, NULL,
+						       "model_read_latency_ns"));
+		l->model_bw = numval(run_find(r, "model", p, n, "4k", NULL, "model_read_bandwidth_mbps"));
+		if (isnan(l->model_bw))
+			l->model_bw = numval(run_find(r, "model", p, n, NULL, NULL,
+						      "model_read_bandwidth_mbps"));
 		for (size_t k = 0; k < r->nrows; k++) {
 			struct row *w = &r->rows[k];
+			const char *o = row_outcome(w);
 
-			if (!is_ok(w) || strcmp(w->f[COL_BENCH], "oom") || strcmp(w->f[COL_POLICY], p) ||
-			    strcmp(w->f[COL_NODES], n) || strcmp(w->f[COL_METRIC], "outcome"))
+			if (!o || !is_ok(w) || strcmp(w->f[COL_BENCH], "oom") || strcmp(w->f[COL_POLICY], p) ||
+			    strcmp(w->f[COL_NODES], n))
 				continue;
 			w->used = true;
 			l->oom_tests++;
-			/* killed or faulted: ENOMEM is a refusal the program can handle */
-			if (oom_outcome_rank(w->f[COL_VALUE]) >= oom_outcome_rank("sigbus"))
+			if (outcome_is_bad(o))
 				l->oom_bad++;
-			if (!l->oom_worst || oom_outcome_rank(w->f[COL_VALUE]) >
-						     oom_outcome_rank(l->oom_worst))
-				l->oom_worst = w->f[COL_VALUE];
+			if (!l->oom_worst || oom_outcome_rank(o) > oom_outcome_rank(l->oom_worst))
+				l->oom_worst = o;
 		}
 	}
 }
@@ -271,153 +410,317 @@ void headline_free(struct headline *h)
 	*h = (struct headline){ 0 };
 }
 
-/* "completed 6/9, oom-killed 3/9" for one entry */
+/* Per OOM case of one entry: "4k oom_killed at 885 of 1257 MiB (memory-policy constraint)". */
 void oom_summary(struct run *r, const struct entry *en, struct sbuf *b)
 {
-	struct strlist words = { 0 };
 	size_t total = 0;
 
 	for (size_t k = 0; k < r->nrows; k++) {
 		struct row *w = &r->rows[k];
+		const char *o = row_outcome(w);
+		const char *ps = w->f[COL_PAGESIZE], *sc = w->f[COL_SCENARIO];
+		char got[32], asked[32];
 
-		if (is_ok(w) && !strcmp(w->f[COL_BENCH], "oom") &&
-		    !strcmp(w->f[COL_POLICY], en->policy) && !strcmp(w->f[COL_NODES], en->nodes) &&
-		    !strcmp(w->f[COL_METRIC], "outcome")) {
-			sl_add(&words, w->f[COL_VALUE]);
-			total++;
+		if (!o || !is_ok(w) || strcmp(w->f[COL_BENCH], "oom") ||
+		    strcmp(w->f[COL_POLICY], en->policy) || strcmp(w->f[COL_NODES], en->nodes))
+			continue;
+		w->used = true;
+		sb_puts(b, total++ ? "; " : "");
+		sb_puts(b, ps);
+		if (strcmp(sc, "-"))
+			sb_printf(b, "/%s", sc);
+		sb_printf(b, " %s", o);
+		if (strcmp(o, "completed")) {
+			double mib = numval(run_find(r, "oom", en->policy, en->nodes, ps, sc, "mib_obtained"));
+			double ask = numval(run_find(r, "oom", en->policy, en->nodes, ps, sc, "asked"));
+
+			if (isnan(mib))
+				mib = numval(run_find(r, "oom", en->policy, en->nodes, ps, sc,
+						      "mib_before_outcome"));
+			fmt_num(got, sizeof(got), mib);
+			fmt_num(asked, sizeof(asked), ask);
+			if (!isnan(mib))
+				sb_printf(b, isnan(ask) ? " at %s MiB" : " at %s of %s MiB", got, asked);
+			if (numval(run_find(r, "oom", en->policy, en->nodes, ps, sc,
+					    "oom_constraint_memory_policy")) == 1)
+				sb_puts(b, " (memory-policy constraint)");
 		}
+		run_find(r, "oom", en->policy, en->nodes, ps, sc, "secs_to_outcome");
 	}
-	if (!total) {
+	if (!total)
+		sb_puts(b, "not measured");
+}
+
+void fill_summary(const struct headline *h, const struct headline_line *l, struct sbuf *b)
+{
+	char a[32], c[32];
+
+	if (isnan(l->fill_mib)) {
 		sb_puts(b, "not measured");
 		return;
 	}
-	for (size_t i = 0; i < words.n; i++) {
-		size_t c = 0;
-
-		for (size_t k = 0; k < r->nrows; k++) {
-			struct row *w = &r->rows[k];
-
-			if (is_ok(w) && !strcmp(w->f[COL_BENCH], "oom") &&
-			    !strcmp(w->f[COL_POLICY], en->policy) &&
-			    !strcmp(w->f[COL_NODES], en->nodes) &&
-			    !strcmp(w->f[COL_METRIC], "outcome") && !strcmp(w->f[COL_VALUE], words.v[i]))
-				c++;
-		}
-		sb_printf(b, "%s%s %zu/%zu", i ? ", " : "", words.v[i], c, total);
+	fmt_num(c, sizeof(c), l->fill_mib);
+	if (isnan(l->fill_first)) {
+		fmt_num(a, sizeof(a), l->fill_last);
+		sb_printf(b, "never fell back (%s MiB there)", c);
+	} else if (l->fill_first <= h->fill_step) {
+		sb_printf(b, "elsewhere from the first step (%s MiB there in all)", c);
+	} else {
+		fmt_num(a, sizeof(a), l->fill_first - h->fill_step);
+		sb_printf(b, "all there until %s MiB (%s MiB there in all)", a, c);
 	}
-	sl_free(&words);
+	if (l->fill_outcome && strcmp(l->fill_outcome, "completed")) {
+		fmt_num(a, sizeof(a), l->fill_outcome_mib);
+		sb_printf(b, "; %s", l->fill_outcome);
+		if (!isnan(l->fill_outcome_mib))
+			sb_printf(b, " at %s MiB", a);
+	}
+}
+
+static size_t node_count(const char *nodes)
+{
+	const char *ids = strchr(nodes, ':');
+	size_t n = 1;
+
+	ids = ids ? ids + 1 : nodes;
+	for (; *ids; ids++)
+		n += *ids == '+';
+	return n;
+}
+
+/* "bind pmem:1 was oom_killed (4k), sigbus (2m)" */
+static void bad_outcomes(struct run *r, const struct entry *en, struct sbuf *b)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->nrows; k++) {
+		struct row *w = &r->rows[k];
+		const char *o = row_outcome(w);
+
+		if (!o || !is_ok(w) || strcmp(w->f[COL_BENCH], "oom") || !outcome_is_bad(o) ||
+		    strcmp(w->f[COL_POLICY], en->policy) || strcmp(w->f[COL_NODES], en->nodes))
+			continue;
+		sb_printf(b, "%s%s (%s)", n++ ? ", " : "", o, w->f[COL_PAGESIZE]);
+	}
+}
+
+static void lat_text(const struct lat_cell *c, struct sbuf *b)
+{
+	char v[32], lo[32], hi[32];
+
+	fmt_num(v, sizeof(v), c->p50);
+	sb_printf(b, "%s ns", v);
+	if (!isnan(c->lo) && !isnan(c->hi)) {
+		fmt_num(lo, sizeof(lo), c->lo);
+		fmt_num(hi, sizeof(hi), c->hi);
+		sb_printf(b, " [%s, %s]", lo, hi);
+	}
 }
 
 /*
- * The honest recommendation: the non-reference policy that keeps the most
- * pages on its preferred nodes without an OOM outcome, and whether its
- * median fault latency differs from the others beyond the 95% CIs.
+ * The recommendation: among the subject policies (bind, preferred,
+ * preferred-many), those that survived every OOM test, ranked by how much
+ * memory the fill curve put on their preferred nodes (ties: within one fill
+ * step), else by the placement fraction; then the median fault latency of
+ * each against the others, claiming a difference only where the intervals
+ * are disjoint, and saying how much such an interval is worth.
  */
 void recommendation(struct run *r, const struct entries *e, const struct headline *h,
 		    struct sbuf *b)
 {
-	ssize_t best = -1;
-	bool refs_only = true;
-	char v1[32], v2[32], v3[32];
+	bool refs_only = true, any_oom = false;
+	bool *cand = xcalloc(e->n, sizeof(bool)), *best = xcalloc(e->n, sizeof(bool));
+	ssize_t top = -1;
+	size_t nbest = 0;
+	char v1[32], v2[32];
 
-	for (size_t i = 0; i < e->n; i++)
+	for (size_t i = 0; i < e->n; i++) {
 		if (!policy_is_reference(e->v[i].policy))
 			refs_only = false;
+		any_oom |= h->lines[i].oom_tests > 0;
+	}
 	for (size_t i = 0; i < e->n; i++) {
 		const struct headline_line *l = &h->lines[i];
+		double score = h->have_fill ? l->fill_mib : l->pref;
 
-		if ((!refs_only && policy_is_reference(e->v[i].policy)) || isnan(l->pref) ||
-		    l->oom_bad)
-			continue;
-		if (best < 0 || l->pref > h->lines[best].pref)
-			best = (ssize_t)i;
+		cand[i] = (refs_only || !policy_is_reference(e->v[i].policy)) && !l->oom_bad &&
+			  !isnan(score);
+		if (cand[i] && (top < 0 || score > (h->have_fill ? h->lines[top].fill_mib
+								 : h->lines[top].pref)))
+			top = (ssize_t)i;
 	}
-	if (best < 0) {
+	if (top < 0) {
 		sb_puts(b, "No policy can be recommended from this run: ");
-		sb_puts(b, h->have_fb ? "every policy with a placement figure was also OOM-killed or got "
-					"SIGBUS in some OOM test."
-				      : "it has no placement figures (bench fallback, metric preferred_frac).");
-	} else {
-		const struct headline_line *l = &h->lines[best];
+		sb_puts(b, h->have_fill || h->have_fb
+			   ? "every subject policy with a placement figure was killed or signalled in "
+			     "some OOM test."
+			   : "it has no placement figures (bench fallback: preferred_frac or the fill "
+			     "curve's step_preferred_frac).");
+		goto latency;
+	}
+	/* ties: within one fill step of the best (or 1 % of placement) */
+	for (size_t i = 0; i < e->n; i++) {
+		double tol = h->have_fill ? h->fill_step : 0.01;
+		double s = h->have_fill ? h->lines[i].fill_mib : h->lines[i].pref;
+		double t = h->have_fill ? h->lines[top].fill_mib : h->lines[top].pref;
 
-		fmt_num(v1, sizeof(v1), 100 * l->pref);
-		sb_printf(b, "**%s** keeps the largest share of its pages on the preferred nodes "
-			     "without being OOM-killed or getting SIGBUS in any OOM test: %s%% (%s pages, "
-			     "scenario %s)",
-			  e->v[best].label, v1, h->fb_ps, h->fb_sc);
-		sb_puts(b, l->oom_tests ? "" : " — but its OOM behaviour was not measured");
-		sb_puts(b, ".");
-		for (size_t i = 0; i < e->n; i++) {
-			const struct headline_line *o = &h->lines[i];
-
-			if (o->oom_bad && !isnan(o->pref) && o->pref > l->pref) {
-				fmt_num(v1, sizeof(v1), 100 * o->pref);
-				sb_printf(b, " %s keeps more (%s%%) but was OOM-killed or got SIGBUS in "
-					     "%zu of %zu OOM tests.",
-					  e->v[i].label, v1, o->oom_bad, o->oom_tests);
-			}
+		if (cand[i] && t - s <= tol) {
+			best[i] = true;
+			nbest++;
 		}
 	}
-	if (!h->have_lat) {
-		sb_puts(b, " There are no fault-latency figures to compare.");
-		return;
+	for (size_t i = 0, k = 0; i < e->n; i++)
+		if (best[i])
+			sb_printf(b, "%s**%s**", k++ ? (k == nbest ? " and " : ", ") : "", e->v[i].label);
+	sb_puts(b, nbest > 1 ? " (tied): " : ": ");
+	sb_puts(b, !any_oom ? "OOM behaviour was not measured (bench oom did not run); "
+			    : nbest > 1 ? "neither was killed or signalled in any OOM test; "
+					: "it was not killed or signalled in any OOM test; ");
+	if (h->have_fill) {
+		sb_puts(b, "the fill curve put ");
+		for (size_t i = 0, k = 0; i < e->n; i++)
+			if (best[i]) {
+				fmt_num(v1, sizeof(v1), h->lines[i].fill_mib);
+				sb_printf(b, "%s%s MiB", k++ ? (k == nbest ? " and " : ", ") : "", v1);
+			}
+		fmt_num(v2, sizeof(v2), h->fill_step);
+		sb_printf(b, " on the preferred nodes before falling back%s",
+			  nbest > 1 ? "" : ", the most of the policies that survived");
+		if (nbest > 1)
+			sb_printf(b, " — within one %s MiB step of each other, so no difference is "
+				     "claimed", v2);
+		sb_puts(b, ".");
+	} else {
+		fmt_num(v1, sizeof(v1), 100 * h->lines[top].pref);
+		sb_printf(b, "%s%% of its pages landed on the preferred nodes (%s pages, scenario %s).",
+			  v1, h->fb_ps, h->fb_sc);
 	}
-	/* latency: the chosen policy (or the fastest) against every other */
-	ssize_t ref = best;
+	{
+		bool one_node = true, pref = false, many = false;
 
-	if (ref < 0 || isnan(h->lines[ref].p50)) {
-		ref = -1;
 		for (size_t i = 0; i < e->n; i++)
-			if (!isnan(h->lines[i].p50) && (ref < 0 || h->lines[i].p50 < h->lines[ref].p50))
-				ref = (ssize_t)i;
+			if (best[i]) {
+				one_node &= node_count(e->v[i].nodes) == 1;
+				pref |= !strcmp(e->v[i].policy, "preferred");
+				many |= !strcmp(e->v[i].policy, "preferred-many");
+			}
+		if (one_node && pref && many)
+			sb_puts(b, " With a one-node preferred set, preferred and preferred-many ask the "
+				   "kernel for the same thing.");
 	}
-	if (ref < 0)
-		return;
-	const struct headline_line *l = &h->lines[ref];
-	struct sbuf same = { 0 }, lower = { 0 }, higher = { 0 }, noci = { 0 };
-
-	fmt_num(v1, sizeof(v1), l->p50);
-	sb_printf(b, " Median fault latency (%s pages, scenario %s) of %s: %s ns", h->lat_ps,
-		  h->lat_sc, e->v[ref].label, v1);
-	if (!isnan(l->lo) && !isnan(l->hi)) {
-		fmt_num(v2, sizeof(v2), l->lo);
-		fmt_num(v3, sizeof(v3), l->hi);
-		sb_printf(b, " (95%% CI %s–%s)", v2, v3);
-	}
-	sb_puts(b, ".");
 	for (size_t i = 0; i < e->n; i++) {
 		const struct headline_line *o = &h->lines[i];
-		struct sbuf *dst;
+		struct sbuf bad = { 0 };
 
-		if ((ssize_t)i == ref || isnan(o->p50))
+		if (!o->oom_bad || policy_is_reference(e->v[i].policy))
 			continue;
-		if (isnan(l->lo) || isnan(l->hi) || isnan(o->lo) || isnan(o->hi))
-			dst = &noci;
-		else if (intervals_overlap(l->lo, l->hi, o->lo, o->hi))
-			dst = &same;
+		bad_outcomes(r, &e->v[i], &bad);
+		if (!isnan(o->fill_mib) && isnan(o->fill_first))
+			sb_printf(b, " %s never put a page outside its nodes, but was %s once they were "
+				     "full: use it only when the workload always fits.",
+				  e->v[i].label, bad.s ? bad.s : "killed");
 		else
-			dst = o->p50 > l->p50 ? &lower : &higher;
-		sb_printf(dst, "%s%s", dst->len ? ", " : "", e->v[i].label);
+			sb_printf(b, " %s was %s in the OOM tests.", e->v[i].label,
+				  bad.s ? bad.s : "killed");
+		sb_free(&bad);
 	}
-	if (lower.len)
-		sb_printf(b, " It is lower than %s (the 95%% intervals do not overlap).", lower.s);
-	if (higher.len)
-		sb_printf(b, " It is higher than %s (the 95%% intervals do not overlap).", higher.s);
-	if (same.len)
-		sb_printf(b, " It cannot be told apart from %s: the 95%% intervals overlap, so no "
-			     "difference is claimed.", same.s);
-	if (noci.len)
-		sb_printf(b, " No confidence interval was recorded for %s, so no difference is "
-			     "claimed there.", noci.s);
-	const char *acc = run_meta(r, "accelerator", NULL);
+latency:
+	if (!h->have_lat) {
+		sb_puts(b, " There are no fault-latency figures to compare.");
+		goto out;
+	}
+	/* latency (mbind): the recommended policy, or the fastest, against every other */
+	{
+		ssize_t ref = -1;
+		const struct lat_cell *lc;
+		struct sbuf same = { 0 }, lower = { 0 }, higher = { 0 }, noci = { 0 }, iw = { 0 };
+		double mincov = NAN, reps = NAN;
 
-	if (!acc || !strcmp(acc, "tcg"))
-		sb_puts(b, " These are emulation (TCG) timings: they rank policies within this run, "
-			   "they are not hardware latencies.");
-	sb_free(&same);
-	sb_free(&lower);
-	sb_free(&higher);
-	sb_free(&noci);
+		for (size_t i = 0; i < e->n && ref < 0; i++)
+			if (best[i] && !isnan(h->lines[i].lat[0].p50))
+				ref = (ssize_t)i;
+		for (size_t i = 0; i < e->n && top < 0; i++)
+			if (!isnan(h->lines[i].lat[0].p50) &&
+			    (ref < 0 || h->lines[i].lat[0].p50 < h->lines[ref].lat[0].p50))
+				ref = (ssize_t)i;
+		if (ref < 0) {
+			sb_puts(b, " The recommended policies have no fault-latency figure.");
+			goto out;
+		}
+		lc = &h->lines[ref].lat[0];
+		sb_printf(b, " Median fault latency (%s pages, scenario %s, policy set with %s) of %s: ",
+			  h->lat_ps, h->lat_sc, lat_benches[0].via, e->v[ref].label);
+		lat_text(lc, b);
+		sb_puts(b, ".");
+		for (size_t i = 0; i < e->n; i++) {
+			const struct lat_cell *o = &h->lines[i].lat[0];
+			struct sbuf *dst;
+
+			if ((ssize_t)i == ref || isnan(o->p50))
+				continue;
+			if (isnan(lc->lo) || isnan(lc->hi) || isnan(o->lo) || isnan(o->hi))
+				dst = &noci;
+			else if (intervals_overlap(lc->lo, lc->hi, o->lo, o->hi))
+				dst = &same;
+			else
+				dst = o->p50 > lc->p50 ? &lower : &higher;
+			if (!isnan(o->cov) && (isnan(mincov) || o->cov < mincov))
+				mincov = o->cov;
+			if (!isnan(o->reps) && (isnan(reps) || o->reps < reps))
+				reps = o->reps;
+			sb_printf(dst, "%s%s (", dst->len ? ", " : "", e->v[i].label);
+			lat_text(o, dst);
+			sb_puts(dst, ")");
+		}
+		if (!isnan(lc->cov) && (isnan(mincov) || lc->cov < mincov))
+			mincov = lc->cov;
+		if (!isnan(lc->reps) && (isnan(reps) || lc->reps < reps))
+			reps = lc->reps;
+		bool weak = isnan(mincov) || mincov < 0.95;
+
+		if (same.len)
+			sb_printf(b, " It cannot be told apart from %s: the intervals overlap, so no "
+				     "difference is claimed.", same.s);
+		if (lower.len)
+			sb_printf(b, " It is lower than %s%s.", lower.s,
+				  weak ? " (the intervals do not overlap)" : " (the 95% CIs do not overlap)");
+		if (higher.len)
+			sb_printf(b, " It is higher than %s%s.", higher.s,
+				  weak ? " (the intervals do not overlap)" : " (the 95% CIs do not overlap)");
+		if (noci.len)
+			sb_printf(b, " No interval was recorded for %s, so no difference is claimed "
+				     "there.", noci.s);
+		interval_words(mincov, reps, &iw);
+		sb_printf(b, " **How sure:** each interval is the %s", iw.s ? iw.s : "");
+		if (weak)
+			sb_puts(b, " — it holds the true median less often than a 95% interval would, so "
+				   "disjoint intervals are a hint, not a proof; run the full profile "
+				   "(11 repetitions) for 95% intervals");
+		sb_puts(b, ".");
+		{
+			struct strlist boots = { 0 };
+
+			for (size_t i = 0; i < r->nrows; i++)
+				if (is_ok(&r->rows[i]))
+					sl_add(&boots, r->rows[i].f[COL_BOOT_ID]);
+			if (boots.n == 1)
+				sb_puts(b, " All figures come from one boot.");
+			sl_free(&boots);
+		}
+		const char *acc = run_meta(r, "accelerator", NULL);
+
+		if (!acc || !strcmp(acc, "tcg"))
+			sb_puts(b, " These are emulation (TCG) timings: they rank policies within this "
+				   "run, they are not hardware latencies.");
+		sb_free(&same);
+		sb_free(&lower);
+		sb_free(&higher);
+		sb_free(&noci);
+		sb_free(&iw);
+	}
+out:
+	free(cand);
+	free(best);
 }
 
 /* ---- figures ---- */
@@ -425,8 +728,10 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 struct plotctx {
 	struct run *r;
 	const struct entries *e;
+	const struct headline *h;
 	const char *scripts, *tmpdir, *title_suffix;
 	bool no_plots;
+	bool secondary;	/* the figure being made is folded away in the report */
 	struct figures *figs;
 };
 
@@ -527,7 +832,7 @@ static int make_figure(struct plotctx *c, const char *kind, const char *want_nam
 		}
 	}
 	f->v = xrealloc(f->v, (f->n + 1) * sizeof(*f->v));
-	f->v[f->n++] = (struct figure){ name, xstrdup(kind), xstrdup(caption), title };
+	f->v[f->n++] = (struct figure){ name, xstrdup(kind), xstrdup(caption), title, c->secondary };
 	name = NULL;
 	title = NULL;
 	rc = 0;
@@ -540,103 +845,13 @@ out:
 	return rc;
 }
 
-static const char *const pct_metric[] = { "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns", NULL };
+static const char *const pct_metric[] = { "p50", "p90", "p99", "p99_9", "max", NULL };
 static const char *const pct_label[] = { "p50", "p90", "p99", "p99.9", "max", NULL };
 
-static int fig_latency(struct plotctx *c)
+/* Slug of a latency bench: "latency" and "latency-task" */
+static const char *lat_slug(int b)
 {
-	struct strlist pss, scs;
-	int rc = 0;
-
-	distinct(c->r, "latency", COL_PAGESIZE, false, &pss);
-	distinct(c->r, "latency", COL_SCENARIO, false, &scs);
-	for (size_t p = 0; p < pss.n && !rc; p++) {
-		for (size_t s = 0; s < scs.n && !rc; s++) {
-			const char *ps = pss.v[p], *sc = scs.v[s];
-			struct sbuf d = { 0 }, ci = { 0 };
-			bool *has = xcalloc(c->e->n, sizeof(bool));
-			size_t ncols = 0, nci = 0;
-
-			for (size_t i = 0; i < c->e->n; i++)
-				for (int k = 0; pct_metric[k]; k++)
-					if (run_find(c->r, "latency", c->e->v[i].policy, c->e->v[i].nodes,
-						     ps, sc, pct_metric[k]))
-						has[i] = true;
-			dat_str(&d, "percentile");
-			for (size_t i = 0; i < c->e->n; i++)
-				if (has[i]) {
-					dat_str(&d, c->e->v[i].label);
-					ncols++;
-				}
-			sb_putc(&d, '\n');
-			for (int k = 0; pct_metric[k]; k++) {
-				dat_str(&d, pct_label[k]);
-				for (size_t i = 0; i < c->e->n; i++) {
-					if (!has[i])
-						continue;
-					double v = numval(run_find(c->r, "latency", c->e->v[i].policy,
-								   c->e->v[i].nodes, ps, sc,
-								   pct_metric[k]));
-					dat_num(&d, v > 0 ? v : NAN);
-				}
-				sb_putc(&d, '\n');
-			}
-			/* median with its confidence interval, one line per policy */
-			sb_puts(&ci, "# policy p50_ns median_ci95_lo_ns median_ci95_hi_ns\n");
-			for (size_t i = 0; i < c->e->n; i++) {
-				const char *pol = c->e->v[i].policy, *nod = c->e->v[i].nodes;
-				double m = numval(run_find(c->r, "latency", pol, nod, ps, sc, "p50_ns"));
-				double lo = numval(run_find(c->r, "latency", pol, nod, ps, sc,
-							    "median_ci95_lo_ns"));
-				double hi = numval(run_find(c->r, "latency", pol, nod, ps, sc,
-							    "median_ci95_hi_ns"));
-
-				if (isnan(m))
-					continue;
-				dat_str(&ci, c->e->v[i].label);
-				dat_num(&ci, m);
-				dat_num(&ci, lo);
-				dat_num(&ci, hi);
-				sb_putc(&ci, '\n');
-				nci++;
-			}
-			if (ncols) {
-				char *name = xasprintf("latency-%s-%s", ps, sc);
-				char *what = xasprintf("Fault latency percentiles, %s pages, scenario %s",
-						       ps, sc);
-				char *cap = xasprintf("Page-fault latency percentiles per policy (%s pages, "
-						      "scenario %s), log scale.", ps, sc);
-				char nc[24];
-				const char *extra[] = { nc, NULL };
-
-				snprintf(nc, sizeof(nc), "%zu", ncols);
-				rc = make_figure(c, "latency", name, what, cap, "latency.gp", &d, extra);
-				free(name);
-				free(what);
-				free(cap);
-			}
-			if (nci && !rc) {
-				char *name = xasprintf("latency-median-%s-%s", ps, sc);
-				char *what = xasprintf("Median fault latency with 95%% CI, %s pages, "
-						       "scenario %s", ps, sc);
-				char *cap = xasprintf("Median page-fault latency per policy with its 95%% "
-						      "confidence interval (%s pages, scenario %s); "
-						      "overlapping bars mean no claimed difference.", ps, sc);
-
-				rc = make_figure(c, "latency-median", name, what, cap, "latency_ci.gp", &ci,
-						 NULL);
-				free(name);
-				free(what);
-				free(cap);
-			}
-			free(has);
-			sb_free(&d);
-			sb_free(&ci);
-		}
-	}
-	sl_free(&pss);
-	sl_free(&scs);
-	return rc;
+	return b ? "latency-task" : "latency";
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -646,6 +861,222 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The CDF of one case from its HIST lines, pooled over repetitions: one
+ * block per policy, "ns fraction-at-or-below(%)" at each bucket's lower
+ * bound.  Returns the number of blocks.
+ */
+static size_t cdf_data(struct plotctx *c, const char *bench, const char *ps, const char *sc,
+		       struct sbuf *d)
+{
+	size_t blocks = 0;
+
+	sb_printf(d, "# fault-latency CDF per policy from boots/*.hist, bench %s, %s pages, "
+		     "scenario %s: ns, %% of faults in buckets up to this lower bound\n", bench, ps, sc);
+	for (size_t i = 0; i < c->e->n; i++) {
+		double *lo = NULL, *cnt = NULL, total = 0, cum = 0;
+		size_t n = 0, reps = 0;
+
+		for (size_t k = 0; k < c->r->nhists; k++) {
+			const struct hist *h = &c->r->hists[k];
+
+			if (strcmp(h->bench, bench) || strcmp(h->policy, c->e->v[i].policy) ||
+			    strcmp(h->nodes, c->e->v[i].nodes) || strcmp(h->pagesize, ps) ||
+			    strcmp(h->scenario, sc))
+				continue;
+			reps++;
+			for (size_t j = 0; j < h->nb; j++) {
+				size_t q;
+
+				for (q = 0; q < n; q++)
+					if (lo[q] == h->lo[j])
+						break;
+				if (q == n) {
+					lo = xrealloc(lo, (n + 1) * sizeof(*lo));
+					cnt = xrealloc(cnt, (n + 1) * sizeof(*cnt));
+					lo[n] = h->lo[j];
+					cnt[n++] = 0;
+				}
+				cnt[q] += h->count[j];
+				total += h->count[j];
+			}
+		}
+		if (n && total > 0) {
+			/* sort the buckets by lower bound, counts along */
+			double *pairs = xcalloc(2 * n, sizeof(double));
+
+			for (size_t q = 0; q < n; q++) {
+				pairs[2 * q] = lo[q];
+				pairs[2 * q + 1] = cnt[q];
+			}
+			qsort(pairs, n, 2 * sizeof(double), cmp_double);
+			if (blocks)
+				sb_puts(d, "\n\n");
+			char *t = xasprintf("%s (%zu rep%s, %.0f faults)", c->e->v[i].label, reps,
+					    reps == 1 ? "" : "s", total);
+
+			dat_str(d, t);
+			dat_str(d, "");
+			sb_putc(d, '\n');
+			free(t);
+			for (size_t q = 0; q < n; q++) {
+				cum += pairs[2 * q + 1];
+				dat_num(d, pairs[2 * q]);
+				dat_num(d, 100 * cum / total);
+				sb_putc(d, '\n');
+			}
+			free(pairs);
+			blocks++;
+		}
+		free(lo);
+		free(cnt);
+	}
+	return blocks;
+}
+
+static int fig_latency_case(struct plotctx *c, int b, const char *ps, const char *sc)
+{
+	const char *bench = lat_benches[b].bench, *via = lat_benches[b].via;
+	struct sbuf d = { 0 }, ci = { 0 }, cdf = { 0 };
+	bool *has = xcalloc(c->e->n, sizeof(bool));
+	size_t ncols = 0, nci = 0, ncdf;
+	int rc = 0;
+
+	for (size_t i = 0; i < c->e->n; i++)
+		for (int k = 0; pct_metric[k]; k++)
+			if (run_find(c->r, bench, c->e->v[i].policy, c->e->v[i].nodes, ps, sc,
+				     pct_metric[k]))
+				has[i] = true;
+	dat_str(&d, "percentile");
+	for (size_t i = 0; i < c->e->n; i++)
+		if (has[i]) {
+			dat_str(&d, c->e->v[i].label);
+			ncols++;
+		}
+	sb_putc(&d, '\n');
+	for (int k = 0; pct_metric[k]; k++) {
+		dat_str(&d, pct_label[k]);
+		for (size_t i = 0; i < c->e->n; i++) {
+			if (!has[i])
+				continue;
+			double v = numval(run_find(c->r, bench, c->e->v[i].policy, c->e->v[i].nodes, ps,
+						   sc, pct_metric[k]));
+
+			dat_num(&d, v > 0 ? v : NAN);
+		}
+		sb_putc(&d, '\n');
+	}
+	/* median with the interval of the per-repetition medians, one line per policy */
+	double cov = NAN, reps = NAN;
+
+	sb_puts(&ci, "# policy p50 p50_ci95_low p50_ci95_high\n");
+	for (size_t i = 0; i < c->e->n; i++) {
+		struct lat_cell lc;
+
+		lat_cell_get(c->r, bench, c->e->v[i].policy, c->e->v[i].nodes, ps, sc, &lc);
+		if (isnan(lc.p50))
+			continue;
+		dat_str(&ci, c->e->v[i].label);
+		dat_num(&ci, lc.p50);
+		dat_num(&ci, lc.lo);
+		dat_num(&ci, lc.hi);
+		sb_putc(&ci, '\n');
+		if (!isnan(lc.cov) && (isnan(cov) || lc.cov < cov))
+			cov = lc.cov;
+		if (!isnan(lc.reps) && (isnan(reps) || lc.reps < reps))
+			reps = lc.reps;
+		nci++;
+	}
+	ncdf = cdf_data(c, bench, ps, sc, &cdf);
+	if (ncdf) {
+		char *name = xasprintf("%s-cdf-%s-%s", lat_slug(b), ps, sc);
+		char *what = xasprintf("Fault-latency CDF, %s pages, scenario %s, policy via %s", ps, sc,
+				       via);
+		char *cap = xasprintf("Distribution of first-touch fault latency per policy (%s pages, "
+				      "scenario %s, policy set with %s), pooled over the repetitions "
+				      "from the raw histograms (boots/*.hist); log x axis. A curve "
+				      "further left is faster; the top of each curve is the tail.",
+				      ps, sc, via);
+		char nb[24];
+		const char *extra[] = { nb, NULL };
+
+		snprintf(nb, sizeof(nb), "%zu", ncdf);
+		rc = make_figure(c, "latency-cdf", name, what, cap, "latency_cdf.gp", &cdf, extra);
+		free(name);
+		free(what);
+		free(cap);
+	}
+	if (ncols && !rc) {
+		char *name = xasprintf("%s-%s-%s", lat_slug(b), ps, sc);
+		char *what = xasprintf("Fault-latency percentiles, %s pages, scenario %s, policy via %s",
+				       ps, sc, via);
+		char *cap = xasprintf("Page-fault latency percentiles per policy (%s pages, scenario %s, "
+				      "policy set with %s), pooled over the repetitions; log scale.",
+				      ps, sc, via);
+		char nc[24];
+		const char *extra[] = { nc, NULL };
+
+		snprintf(nc, sizeof(nc), "%zu", ncols);
+		rc = make_figure(c, "latency", name, what, cap, "latency.gp", &d, extra);
+		free(name);
+		free(what);
+		free(cap);
+	}
+	if (nci && !rc) {
+		struct sbuf iw = { 0 };
+
+		interval_words(cov, reps, &iw);
+		char *name = xasprintf("%s-median-%s-%s", lat_slug(b), ps, sc);
+		char *what = xasprintf("Median fault latency, %s pages, scenario %s, policy via %s", ps,
+				       sc, via);
+		char *cap = xasprintf("Median page-fault latency per policy (%s pages, scenario %s, "
+				      "policy set with %s) with its interval (%s); where two "
+				      "intervals overlap no difference is claimed.", ps, sc, via, iw.s);
+		char *key = xasprintf("p50, bars: %s", iw.s);
+		const char *extra[] = { key, NULL };
+
+		rc = make_figure(c, "latency-median", name, what, cap, "latency_ci.gp", &ci, extra);
+		free(name);
+		free(what);
+		free(cap);
+		free(key);
+		sb_free(&iw);
+	}
+	free(has);
+	sb_free(&d);
+	sb_free(&ci);
+	sb_free(&cdf);
+	return rc;
+}
+
+/* Every latency condition; the headline's is shown, the others folded away. */
+static int fig_latency(struct plotctx *c)
+{
+	int rc = 0;
+
+	for (int b = 0; b < NR_LAT_BENCHES && !rc; b++) {
+		struct strlist pss, scs;
+
+		distinct(c->r, lat_benches[b].bench, COL_PAGESIZE, false, &pss);
+		distinct(c->r, lat_benches[b].bench, COL_SCENARIO, false, &scs);
+		for (int pass = 0; pass < 2 && !rc; pass++)
+			for (size_t p = 0; p < pss.n && !rc; p++)
+				for (size_t s = 0; s < scs.n && !rc; s++) {
+					bool head = c->h->have_lat && !strcmp(pss.v[p], c->h->lat_ps) &&
+						    !strcmp(scs.v[s], c->h->lat_sc);
+
+					if (head != (pass == 0))
+						continue;
+					c->secondary = !head;
+					rc = fig_latency_case(c, b, pss.v[p], scs.v[s]);
+				}
+		c->secondary = false;
+		sl_free(&pss);
+		sl_free(&scs);
+	}
+	return rc;
+}
+
 static int fig_fill(struct plotctx *c)
 {
 	struct strlist pss;
@@ -653,70 +1084,51 @@ static int fig_fill(struct plotctx *c)
 
 	distinct(c->r, "fallback", COL_PAGESIZE, true, &pss);
 	for (size_t p = 0; p < pss.n && !rc; p++) {
+		struct fill_pt **pts = xcalloc(c->e->n, sizeof(*pts));
+		size_t *np = xcalloc(c->e->n, sizeof(*np));
 		double *xs = NULL;
 		size_t nx = 0, ncols = 0;
-		bool *has = xcalloc(c->e->n, sizeof(bool));
 		struct sbuf d = { 0 };
 
-		for (size_t i = 0; i < c->r->nrows; i++) {
-			struct row *w = &c->r->rows[i];
-			char *end;
+		for (size_t i = 0; i < c->e->n; i++) {
+			np[i] = fill_points(c->r, &c->e->v[i], pss.v[p], &pts[i]);
+			for (size_t k = 0; k < np[i]; k++) {
+				size_t q;
 
-			if (!is_ok(w) || strcmp(w->f[COL_BENCH], "fallback") ||
-			    strcmp(w->f[COL_PAGESIZE], pss.v[p]) || !is_fill(w->f[COL_SCENARIO]) ||
-			    (strcmp(w->f[COL_METRIC], FILL_METRIC) &&
-			     strcmp(w->f[COL_METRIC], "preferred_frac")))
-				continue;
-			double x = strtod(w->f[COL_SCENARIO] + strlen(FILL_PREFIX), &end);
-
-			if (end == w->f[COL_SCENARIO] + strlen(FILL_PREFIX) || !isfinite(x))
-				continue;
-			size_t k;
-
-			for (k = 0; k < nx; k++)
-				if (xs[k] == x)
-					break;
-			if (k == nx) {
-				xs = xrealloc(xs, (nx + 1) * sizeof(*xs));
-				xs[nx++] = x;
+				for (q = 0; q < nx; q++)
+					if (xs[q] == pts[i][k].x)
+						break;
+				if (q == nx) {
+					xs = xrealloc(xs, (nx + 1) * sizeof(*xs));
+					xs[nx++] = pts[i][k].x;
+				}
 			}
-			for (k = 0; k < c->e->n; k++)
-				if (!strcmp(c->e->v[k].policy, w->f[COL_POLICY]) &&
-				    !strcmp(c->e->v[k].nodes, w->f[COL_NODES]))
-					has[k] = true;
 		}
-		qsort(xs, nx, sizeof(*xs), cmp_double);
+		if (nx)
+			qsort(xs, nx, sizeof(*xs), cmp_double);
 		dat_str(&d, "MiB");
 		for (size_t i = 0; i < c->e->n; i++)
-			if (has[i]) {
-				dat_str(&d, c->e->v[i].label);
+			if (np[i]) {
+				const struct headline_line *l = &c->h->lines[i];
+				char *t = l->fill_outcome && strcmp(l->fill_outcome, "completed")
+						  ? xasprintf("%s (%s)", c->e->v[i].label, l->fill_outcome)
+						  : xstrdup(c->e->v[i].label);
+
+				dat_str(&d, t);
+				free(t);
 				ncols++;
 			}
 		sb_putc(&d, '\n');
 		for (size_t k = 0; k < nx; k++) {
 			dat_num(&d, xs[k]);
 			for (size_t i = 0; i < c->e->n; i++) {
-				if (!has[i])
-					continue;
-				/* find the row whose scenario parses to xs[k] */
 				double v = NAN;
 
-				for (size_t j = 0; j < c->r->nrows && isnan(v); j++) {
-					struct row *w = &c->r->rows[j];
-
-					if (!is_ok(w) || strcmp(w->f[COL_BENCH], "fallback") ||
-					    strcmp(w->f[COL_PAGESIZE], pss.v[p]) ||
-					    !is_fill(w->f[COL_SCENARIO]) ||
-					    strcmp(w->f[COL_POLICY], c->e->v[i].policy) ||
-					    strcmp(w->f[COL_NODES], c->e->v[i].nodes) ||
-					    (strcmp(w->f[COL_METRIC], FILL_METRIC) &&
-					     strcmp(w->f[COL_METRIC], "preferred_frac")))
-						continue;
-					if (strtod(w->f[COL_SCENARIO] + strlen(FILL_PREFIX), NULL) == xs[k]) {
-						v = 100 * frac_of(w);
-						w->used = true;
-					}
-				}
+				if (!np[i])
+					continue;
+				for (size_t q = 0; q < np[i]; q++)
+					if (pts[i][q].x == xs[k])
+						v = 100 * pts[i][q].frac;
 				dat_num(&d, v);
 			}
 			sb_putc(&d, '\n');
@@ -724,8 +1136,11 @@ static int fig_fill(struct plotctx *c)
 		if (ncols && nx) {
 			char *name = xasprintf("fallback-fill-%s", pss.v[p]);
 			char *what = xasprintf("Fallback fill curve, %s pages", pss.v[p]);
-			char *cap = xasprintf("Share of newly faulted pages on the preferred nodes as "
-					      "memory is filled (%s pages).", pss.v[p]);
+			char *cap = xasprintf("Share of each new step's pages that landed on the preferred "
+					      "nodes as the benchmark keeps faulting memory (%s pages; "
+					      "x = MiB allocated so far). A drop to 0 is the point where the "
+					      "preferred nodes are full; a curve that ends early was killed "
+					      "(named in the key).", pss.v[p]);
 			char nc[24];
 			const char *extra[] = { nc, NULL };
 
@@ -735,8 +1150,11 @@ static int fig_fill(struct plotctx *c)
 			free(what);
 			free(cap);
 		}
+		for (size_t i = 0; i < c->e->n; i++)
+			free(pts[i]);
+		free(pts);
+		free(np);
 		free(xs);
-		free(has);
 		sb_free(&d);
 	}
 	sl_free(&pss);
@@ -918,11 +1336,16 @@ static int fig_fallback_order(struct plotctx *c)
 /* Matches the key in plots/oom_matrix.gp; gnuplot reads the colour as a decimal. */
 static unsigned long outcome_colour(const char *word)
 {
-	static const unsigned long colours[] = { 0x81c784, 0xffd54f, 0xffb74d, 0xe57373, 0xbdbdbd };
+	/* completed enomem efault error timeout sigsegv sigbus killed oom_killed other */
+	static const unsigned long colours[OUTCOME_UNKNOWN_RANK + 1] = {
+		0x81c784, 0xffd54f, 0xffd54f, 0xb39ddb, 0xb39ddb, 0xffb74d, 0xffb74d, 0xe57373,
+		0xe57373, 0xbdbdbd,
+	};
 
 	return colours[oom_outcome_rank(word)];
 }
 
+/* The designed OOM test (bench oom): policy × page size × scenario. */
 static int fig_oom(struct plotctx *c)
 {
 	struct strlist pss, scs;
@@ -932,48 +1355,49 @@ static int fig_oom(struct plotctx *c)
 
 	distinct(c->r, "oom", COL_PAGESIZE, false, &pss);
 	distinct(c->r, "oom", COL_SCENARIO, false, &scs);
-	sb_puts(&d, "# x y colour(0xRRGGBB as decimal) outcome xtic ytic\n");
-	for (size_t i = 0, y = 0; i < c->e->n; i++) {
+	sb_puts(&d, "# x y colour(0xRRGGBB as decimal) label xtic ytic\n");
+	for (size_t i = 0; i < c->e->n; i++) {
+		const char *pol = c->e->v[i].policy, *nod = c->e->v[i].nodes;
+		struct sbuf line = { 0 };
 		bool row_has = false;
 
 		nx = 0;
 		for (size_t p = 0; p < pss.n; p++)
 			for (size_t s = 0; s < scs.n; s++, nx++) {
-				struct row *w = run_find(c->r, "oom", c->e->v[i].policy, c->e->v[i].nodes,
-							 pss.v[p], scs.v[s], "outcome");
-				char *xt = xasprintf("%s/%s", pss.v[p], scs.v[s]);
+				const char *o = case_outcome(c->r, "oom", pol, nod, pss.v[p], scs.v[s]);
+				char *xt = strcmp(scs.v[s], "-") ? xasprintf("%s/%s", pss.v[p], scs.v[s])
+								  : xstrdup(pss.v[p]);
+				char *label = NULL;
 
-				sb_printf(&d, "%zu %zu %lu ", nx, y, w ? outcome_colour(w->f[COL_VALUE])
-								      : 0xffffffUL);
-				dat_str(&d, w ? w->f[COL_VALUE] : "");
-				dat_str(&d, xt);
-				dat_str(&d, c->e->v[i].label);
-				sb_putc(&d, '\n');
-				free(xt);
-				if (w) {
+				if (o) {
+					double got = numval(run_find(c->r, "oom", pol, nod, pss.v[p], scs.v[s],
+								     "mib_obtained"));
+					double ask = numval(run_find(c->r, "oom", pol, nod, pss.v[p], scs.v[s],
+								     "asked"));
+					char g[32], a2[32];
+
+					fmt_num(g, sizeof(g), got);
+					fmt_num(a2, sizeof(a2), ask);
+					label = isnan(got) ? xstrdup(o)
+						: isnan(ask) ? xasprintf("%s, %s MiB", o, g)
+							     : xasprintf("%s, %s/%s MiB", o, g, a2);
+					run_find(c->r, "oom", pol, nod, pss.v[p], scs.v[s], "secs_to_outcome");
 					row_has = true;
 					cells++;
-					run_find(c->r, "oom", c->e->v[i].policy, c->e->v[i].nodes, pss.v[p],
-						 scs.v[s], "mib_obtained");
-					run_find(c->r, "oom", c->e->v[i].policy, c->e->v[i].nodes, pss.v[p],
-						 scs.v[s], "secs");
 				}
+				sb_printf(&line, "%zu %zu %lu ", nx, ny, o ? outcome_colour(o) : 0xffffffUL);
+				dat_str(&line, label ? label : "");
+				dat_str(&line, xt);
+				dat_str(&line, c->e->v[i].label);
+				sb_putc(&line, '\n');
+				free(xt);
+				free(label);
 			}
 		if (row_has) {
-			y++;
-			ny = y;
-		} else {
-			/* drop the lines just written for an entry with no OOM rows */
-			char *last = d.s + d.len;
-
-			for (size_t k = 0; k < nx; k++) {
-				last--;
-				while (last > d.s && last[-1] != '\n')
-					last--;
-			}
-			d.len = (size_t)(last - d.s);
-			d.s[d.len] = '\0';
+			sb_puts(&d, line.s);
+			ny++;
 		}
+		sb_free(&line);
 	}
 	if (cells) {
 		char sx[24], sy[24];
@@ -981,9 +1405,11 @@ static int fig_oom(struct plotctx *c)
 
 		snprintf(sx, sizeof(sx), "%zu", nx);
 		snprintf(sy, sizeof(sy), "%zu", ny);
-		rc = make_figure(c, "oom", "oom-matrix", "OOM outcome per policy, page size and scenario",
-				 "How each allocation run ended, per policy × page size × scenario "
-				 "(green: completed; amber: ENOMEM; orange: SIGBUS; red: OOM-killed).",
+		rc = make_figure(c, "oom", "oom-matrix", "OOM test outcome per policy and page size",
+				 "How each allocation past the preferred nodes' capacity ended (bench "
+				 "oom), per policy × page size, with the MiB obtained of the MiB asked "
+				 "(green: completed; amber: ENOMEM/EFAULT; orange: SIGBUS/SIGSEGV; red: "
+				 "killed or OOM-killed; purple: timeout or error).",
 				 "oom_matrix.gp", &d, extra);
 	}
 	sb_free(&d);
@@ -1000,10 +1426,7 @@ static int fig_model(struct plotctx *c)
 
 	sb_puts(&d, "# policy model_read_latency_ns model_read_bandwidth_mbps\n");
 	for (size_t i = 0; i < c->e->n; i++) {
-		double lat = numval(run_find(c->r, "model", c->e->v[i].policy, c->e->v[i].nodes, NULL,
-					     NULL, "model_read_latency_ns"));
-		double bw = numval(run_find(c->r, "model", c->e->v[i].policy, c->e->v[i].nodes, NULL,
-					    NULL, "model_read_bandwidth_mbps"));
+		double lat = c->h->lines[i].model_lat, bw = c->h->lines[i].model_bw;
 
 		if (isnan(lat) && isnan(bw))
 			continue;
@@ -1110,10 +1533,11 @@ static int fig_workloads(struct plotctx *c)
 	return rc;
 }
 
-int make_figures(struct run *r, const struct entries *e, const char *scripts, const char *tmpdir,
-		 const char *title_suffix, bool no_plots, struct figures *figs)
+int make_figures(struct run *r, const struct entries *e, const struct headline *h,
+		 const char *scripts, const char *tmpdir, const char *title_suffix, bool no_plots,
+		 struct figures *figs)
 {
-	struct plotctx c = { r, e, scripts, tmpdir, title_suffix, no_plots, figs };
+	struct plotctx c = { r, e, h, scripts, tmpdir, title_suffix, no_plots, false, figs };
 
 	*figs = (struct figures){ 0 };
 	if (fig_latency(&c) || fig_fill(&c) || fig_placement(&c) || fig_oom(&c) || fig_model(&c) ||

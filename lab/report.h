@@ -71,9 +71,22 @@ struct row {
 
 struct tap {
 	char *boot, *text, *directive;	/* directive: "SKIP reason" or "" */
+	char *group;	/* the plan step that printed it ("checks-pmem"), or "set N" */
 	bool ok;
 	long number;
 };
+
+/* One HIST line of boots/<boot>.hist (bench/README.md): buckets by lower bound. */
+struct hist {
+	char *bench, *policy, *nodes, *pagesize, *scenario, *unit, *boot;
+	long rep;
+	size_t nb;
+	double *lo, *count;	/* ascending lower bounds (ns) and their counts */
+};
+
+/* Parses "bench=.. ... buckets=lo:n+lo:n"; -1 (and *h untouched) when malformed. */
+int hist_parse(const char *line, const char *boot, struct hist *h);
+void hist_free(struct hist *h);
 
 struct run {
 	char *dir, *name;
@@ -84,12 +97,20 @@ struct run {
 	struct kvlist meta;
 	struct tap *taps;
 	size_t ntaps;
+	char *tap_source;	/* "boots/<boot>.tap" or "raw/channel-<boot>.log" */
+	struct hist *hists;
+	size_t nhists;
+	/* when meta.json is missing: facts found in the run's other files */
+	struct kvlist derived;
 };
 
 /* Loads a run directory; prints one error line and returns -1 on bad input. */
 int run_load(const char *dir, struct run *r);
 void run_free(struct run *r);
-/* First meta.json value among the keys (NULL-terminated list), else NULL. */
+/*
+ * First meta.json value among the keys (NULL-terminated list), else the same
+ * key among the facts derived from the run's other files, else NULL.
+ */
 const char *run_meta(const struct run *r, ...);
 
 /*
@@ -115,8 +136,17 @@ bool intervals_overlap(double lo1, double hi1, double lo2, double hi2);
 /* A compact, deterministic rendering of a number (%.4g, no "-0"). */
 void fmt_num(char *buf, size_t n, double v);
 
-/* OOM outcome words, in order from best to worst. */
+/*
+ * How a case ended: tierbench writes metric=outcome_<word> value=1 unit=flag
+ * (completed, enomem, efault, error, timeout, sigsegv, sigbus, killed,
+ * oom_killed).  Ranks go from best to worst; unknown words rank last.
+ */
+#define OUTCOME_UNKNOWN_RANK 9
 int oom_outcome_rank(const char *word);
+/* The case did not end by itself or with a refusal it could handle. */
+bool outcome_is_bad(const char *word);
+/* "oom_killed" for an outcome_oom_killed=1 row, else NULL. */
+const char *row_outcome(const struct row *w);
 
 /* Runs argv (no shell) with stdout/stderr to logpath; 0 if it exited 0. */
 int run_program(char *const argv[], const char *logpath);

@@ -29,30 +29,70 @@ struct entries {
 void collect_entries(struct run *r, struct entries *e);
 void entries_free(struct entries *e);
 
+/* The two ways tierbench sets the policy for the latency benchmark. */
+struct lat_bench {
+	const char *bench, *via;	/* "latency", "mbind()" */
+};
+#define NR_LAT_BENCHES 2
+extern const struct lat_bench lat_benches[NR_LAT_BENCHES];
+
+/* tierbench latency row names (bench/README.md) */
+#define M_P50 "p50"
+#define M_P99 "p99"
+#define M_CI_LO "p50_ci95_low"
+#define M_CI_HI "p50_ci95_high"
+#define M_CI_COV "p50_ci_coverage"
+#define M_REPS "reps"
+#define M_COUNT "count"
+#define M_FILL "step_preferred_frac"
+#define M_PREF "preferred_frac"
+
+/* A latency case: pooled percentiles and the interval of the per-rep medians. */
+struct lat_cell {
+	double p50, lo, hi, cov, reps, p99, count;	/* NAN when absent */
+	const char *outcome;				/* "completed", ..., or NULL */
+	double mib_before;				/* MiB before a bad outcome */
+};
+
+void lat_cell_get(struct run *r, const char *bench, const char *policy, const char *nodes,
+		  const char *ps, const char *sc, struct lat_cell *c);
+/* "95% CI" or "range of 2 reps, coverage 50%" */
+void interval_words(double cov, double reps, struct sbuf *b);
+
 struct headline_line {
-	double p50, lo, hi, p99, count;	/* NAN when absent */
-	double pref;			/* fraction on the preferred nodes */
+	struct lat_cell lat[NR_LAT_BENCHES];	/* at the headline condition */
+	double pref;			/* fallback: fraction on the preferred nodes */
+	double fill_mib;		/* fill curve: MiB that landed on the preferred nodes */
+	double fill_first;		/* x of the first step below 99 % there (NAN: never) */
+	double fill_last;		/* last x of the curve */
+	const char *fill_outcome;	/* how the fill ended */
+	double fill_outcome_mib;
 	double model_lat, model_bw;
 	size_t oom_tests, oom_bad;
 	const char *oom_worst;
 };
 
 struct headline {
-	bool have_lat, have_fb;
+	bool have_lat, have_fb, have_fill;
 	const char *lat_ps, *lat_sc;	/* condition the latency columns quote */
 	const char *fb_ps, *fb_sc;	/* condition the placement column quotes */
+	double fill_step;		/* MiB per fill step (largest seen) */
 	struct headline_line *lines;	/* parallel to entries */
 };
 
 void compute_headline(struct run *r, const struct entries *e, struct headline *h);
 void headline_free(struct headline *h);
+/* "4k oom_killed at 885 of 1257 MiB (memory-policy constraint); 2m completed" */
 void oom_summary(struct run *r, const struct entry *en, struct sbuf *b);
+/* "on the preferred nodes until 880 MiB (896 MiB in all); oom_killed at 897 MiB" */
+void fill_summary(const struct headline *h, const struct headline_line *l, struct sbuf *b);
 /* Markdown-ish text: **bold** is the only markup (rendered by both writers). */
 void recommendation(struct run *r, const struct entries *e, const struct headline *h,
 		    struct sbuf *b);
 
 struct figure {
 	char *name, *kind, *caption, *title;
+	bool secondary;	/* a condition other than the headline's: folded away */
 };
 
 struct figures {
@@ -60,8 +100,9 @@ struct figures {
 	size_t n;
 };
 
-int make_figures(struct run *r, const struct entries *e, const char *scripts, const char *tmpdir,
-		 const char *title_suffix, bool no_plots, struct figures *figs);
+int make_figures(struct run *r, const struct entries *e, const struct headline *h,
+		 const char *scripts, const char *tmpdir, const char *title_suffix, bool no_plots,
+		 struct figures *figs);
 void figures_free(struct figures *f);
 int remove_tree(const char *path);
 

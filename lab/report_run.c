@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "report.h"
+#include "report_int.h"
 
 const char *const row_col_names[NR_ROW_COLS] = {
 	"topology", "bench", "policy", "nodes", "pagesize", "scenario",
@@ -137,27 +138,19 @@ static bool all_of(const char *s, size_t n, const char *set)
 	return n > 0;
 }
 
-/* "<seq> <crc32> TAP ok 3 - text # SKIP why": only framed TAP lines count. */
-static void parse_tap_line(struct run *r, const char *boot, const char *line)
+/* "ok 3 - text # SKIP why", "not ok 3 - text"; plan lines ("1..N") end a group. */
+static bool parse_tap(struct run *r, const char *boot, const char *group, const char *p)
 {
-	const char *sp1 = strchr(line, ' '), *sp2, *p;
 	struct tap t = { 0 };
-
-	if (!sp1 || !all_of(line, (size_t)(sp1 - line), "0123456789"))
-		return;
-	sp2 = strchr(sp1 + 1, ' ');
-	if (!sp2 || sp2 - sp1 - 1 != 8 || !all_of(sp1 + 1, 8, "0123456789abcdefABCDEF"))
-		return;
-	p = sp2 + 1;
-	if (!strncmp(p, "TAP ok ", 7)) {
-		t.ok = true;
-		p += 7;
-	} else if (!strncmp(p, "TAP not ok ", 11)) {
-		p += 11;
-	} else
-		return;
 	char *end;
 
+	if (!strncmp(p, "ok ", 3)) {
+		t.ok = true;
+		p += 3;
+	} else if (!strncmp(p, "not ok ", 7)) {
+		p += 7;
+	} else
+		return false;
 	t.number = strtol(p, &end, 10);
 	p = end;
 	while (*p == ' ' || *p == '-')
@@ -170,64 +163,413 @@ static void parse_tap_line(struct run *r, const char *boot, const char *line)
 	t.text[textlen] = '\0';
 	t.directive = xstrdup(hash ? hash + 3 : "");
 	t.boot = xstrdup(boot);
+	t.group = xstrdup(group);
 	r->taps = xrealloc(r->taps, (r->ntaps + 1) * sizeof(*r->taps));
 	r->taps[r->ntaps++] = t;
+	return true;
+}
+
+static bool is_plan(const char *p)
+{
+	return p[0] >= '0' && p[0] <= '9' && strstr(p, "..") != NULL;
+}
+
+/* The framed payload of a channel line "<seq> <crc32> <payload>", else NULL. */
+static const char *channel_payload(const char *line)
+{
+	const char *sp1 = strchr(line, ' '), *sp2;
+
+	if (!sp1 || !all_of(line, (size_t)(sp1 - line), "0123456789"))
+		return NULL;
+	sp2 = strchr(sp1 + 1, ' ');
+	if (!sp2 || sp2 - sp1 - 1 != 8 || !all_of(sp1 + 1, 8, "0123456789abcdefABCDEF"))
+		return NULL;
+	return sp2 + 1;
+}
+
+static int name_filter(const struct dirent *d, const char *prefix, const char *suffix)
+{
+	size_t n = strlen(d->d_name), pl = strlen(prefix), sl = strlen(suffix);
+
+	return n > pl + sl && !strncmp(d->d_name, prefix, pl) && !strcmp(d->d_name + n - sl, suffix);
 }
 
 static int channel_filter(const struct dirent *d)
 {
-	size_t n = strlen(d->d_name);
-
-	return !strncmp(d->d_name, "channel-", 8) && n > 12 && !strcmp(d->d_name + n - 4, ".log");
+	return name_filter(d, "channel-", ".log");
 }
 
+static int tap_filter(const struct dirent *d)
+{
+	return name_filter(d, "", ".tap");
+}
+
+static int hist_filter(const struct dirent *d)
+{
+	return name_filter(d, "", ".hist");
+}
+
+/* Calls fn on every line of path (CR stripped); -1 when it cannot be read. */
+static int for_each_line(const char *path, void (*fn)(void *, char *), void *arg)
+{
+	char *text;
+	size_t len;
+
+	if (read_file_all(path, &text, &len) < 0)
+		return -1;
+	for (char *line = text, *nl; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		size_t ll = strlen(line);
+
+		if (ll && line[ll - 1] == '\r')
+			line[ll - 1] = '\0';
+		fn(arg, line);
+	}
+	free(text);
+	return 0;
+}
+
+/* What the channel log of one boot says: its META facts, the steps with TAP. */
+struct chan_scan {
+	struct run *r;
+	const char *boot;
+	bool taps;		/* also take its TAP lines (no boots/<boot>.tap) */
+	char *step;		/* the step running now */
+	struct strlist groups;	/* step name per TAP plan line, in order (owned) */
+	bool step_had_tap;
+};
+
+static void kv_add(struct kvlist *l, const char *key, const char *value)
+{
+	if (kv_get(l, key))
+		return;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = (struct kv){ xstrdup(key), xstrdup(value) };
+}
+
+static void chan_line(void *arg, char *line)
+{
+	struct chan_scan *c = arg;
+	const char *p = channel_payload(line);
+
+	if (!p)
+		return;
+	if (!strncmp(p, "STEP name=", 10) && strstr(p, " status=started")) {
+		size_t n = strcspn(p + 10, " ");
+
+		free(c->step);
+		c->step = xmalloc(n + 1);
+		memcpy(c->step, p + 10, n);
+		c->step[n] = '\0';
+	} else if (!strncmp(p, "META ", 5)) {
+		/* "META kernel_release=6.12.. machine=x86_64": only for a missing meta.json */
+		char *dup = xstrdup(p + 5), *save = NULL;
+
+		for (char *tok = strtok_r(dup, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(tok, '=');
+
+			if (eq && eq != tok) {
+				*eq = '\0';
+				kv_add(&c->r->derived, tok, eq + 1);
+			}
+		}
+		free(dup);
+	} else if (!strncmp(p, "TAP ", 4)) {
+		char *g;
+
+		if (is_plan(p + 4)) {
+			g = xstrdup(c->step ? c->step : "?");
+			c->groups.v = xrealloc(c->groups.v, (c->groups.n + 1) * sizeof(*c->groups.v));
+			c->groups.v[c->groups.n++] = g;
+		} else if (c->taps) {
+			char *gname = c->step ? xstrdup(c->step)
+					      : xasprintf("set %zu", c->groups.n + 1);
+
+			parse_tap(c->r, c->boot, gname, p + 4);
+			free(gname);
+		}
+	}
+}
+
+struct tap_scan {
+	struct run *r;
+	const char *boot;
+	const struct strlist *names;	/* from the channel log; may be shorter */
+	size_t group;
+	size_t first;			/* index of the group's first tap */
+};
+
+static void tap_line(void *arg, char *line)
+{
+	struct tap_scan *t = arg;
+
+	if (is_plan(line)) {
+		/* the group ends here: name its taps after the step, when known */
+		if (t->group < t->names->n)
+			for (size_t i = t->first; i < t->r->ntaps; i++) {
+				free(t->r->taps[i].group);
+				t->r->taps[i].group = xstrdup(t->names->v[t->group]);
+			}
+		t->group++;
+		t->first = t->r->ntaps;
+		return;
+	}
+	char *g = xasprintf("set %zu", t->group + 1);
+
+	parse_tap(t->r, t->boot, g, line);
+	free(g);
+}
+
+static void strlist_free_owned(struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free((char *)l->v[i]);
+	free(l->v);
+	*l = (struct strlist){ 0 };
+}
+
+struct hist_scan {
+	struct run *r;
+	const char *boot, *path;
+	unsigned line;
+	int bad;
+};
+
+static void hist_line(void *arg, char *line)
+{
+	struct hist_scan *s = arg;
+	struct hist h;
+
+	s->line++;
+	if (!*line)
+		return;
+	if (hist_parse(line, s->boot, &h) < 0) {
+		if (!s->bad)
+			fprintf(stderr, "labtool: %s:%u: not a HIST line (bench/README.md)\n", s->path,
+				s->line);
+		s->bad = 1;
+		return;
+	}
+	s->r->hists = xrealloc(s->r->hists, (s->r->nhists + 1) * sizeof(*s->r->hists));
+	s->r->hists[s->r->nhists++] = h;
+}
+
+/* "boots/1.tap" -> "1" */
+static char *stem(const char *name, const char *suffix)
+{
+	size_t n = strlen(name) - strlen(suffix);
+	char *b = xmalloc(n + 1);
+
+	memcpy(b, name, n);
+	b[n] = '\0';
+	return b;
+}
+
+/*
+ * TAP results: boots/<boot>.tap (written by labtool collect), grouped by
+ * their plan lines and named after the plan step that printed them (from
+ * raw/channel-<boot>.log); without boots/, the channel logs' TAP lines.
+ * The channel logs also give META facts, used when meta.json is missing.
+ */
 static int load_taps(struct run *r)
 {
-	char *raw = xasprintf("%s/raw", r->dir);
-	struct dirent **names;
+	char *raw = xasprintf("%s/raw", r->dir), *boots = xasprintf("%s/boots", r->dir);
+	struct dirent **names = NULL, **tnames = NULL, **hnames = NULL;
 	int n = scandir(raw, &names, channel_filter, alphasort);
-
-	if (n < 0) {
-		int e = errno;
-
-		free(raw);
-		if (e == ENOENT)
-			return 0;
-		fprintf(stderr, "labtool: %s/raw: %s\n", r->dir, strerror(e));
-		return -1;
-	}
+	int nt = scandir(boots, &tnames, tap_filter, alphasort);
+	int nh = scandir(boots, &hnames, hist_filter, alphasort);
 	int rc = 0;
 
+	if (n < 0 && errno != ENOENT) {
+		fprintf(stderr, "labtool: %s: %s\n", raw, strerror(errno));
+		rc = -1;
+	}
 	for (int i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", raw, names[i]->d_name);
-		size_t len, blen = strlen(names[i]->d_name) - 12;
-		char *text, *boot = xmalloc(blen + 1);
+		char *boot = stem(names[i]->d_name + 8, ".log");
+		char *tapfile = xasprintf("%s/%s.tap", boots, boot);
+		struct stat sb;
+		struct chan_scan c = { r, boot, stat(tapfile, &sb) < 0, NULL, { 0 }, false };
 
-		memcpy(boot, names[i]->d_name + 8, blen);
-		boot[blen] = '\0';
-		if (read_file_all(path, &text, &len) < 0) {
+		if (for_each_line(path, chan_line, &c) < 0) {
 			fprintf(stderr, "labtool: %s: %s\n", path, strerror(errno));
 			rc = -1;
-		} else {
-			for (char *line = text, *nl; line && *line; line = nl) {
-				nl = strchr(line, '\n');
-				if (nl)
-					*nl++ = '\0';
-				size_t ll = strlen(line);
+		}
+		if (!c.taps) {
+			struct tap_scan t = { r, boot, &c.groups, 0, r->ntaps };
 
-				if (ll && line[ll - 1] == '\r')
-					line[ll - 1] = '\0';
-				parse_tap_line(r, boot, line);
+			if (for_each_line(tapfile, tap_line, &t) < 0) {
+				fprintf(stderr, "labtool: %s: %s\n", tapfile, strerror(errno));
+				rc = -1;
 			}
-			free(text);
+		}
+		if (!r->tap_source && r->ntaps)
+			r->tap_source = xstrdup(c.taps ? "raw/channel-*.log" : "boots/*.tap");
+		strlist_free_owned(&c.groups);
+		free(c.step);
+		free(tapfile);
+		free(boot);
+		free(path);
+	}
+	/* boots/<boot>.tap without a channel log: unnamed groups */
+	for (int i = 0; i < nt; i++) {
+		char *boot = stem(tnames[i]->d_name, ".tap");
+		char *chan = xasprintf("%s/channel-%s.log", raw, boot);
+		struct stat sb;
+
+		if (stat(chan, &sb) < 0) {
+			char *path = xasprintf("%s/%s", boots, tnames[i]->d_name);
+			struct strlist none = { 0 };
+			struct tap_scan t = { r, boot, &none, 0, r->ntaps };
+
+			if (for_each_line(path, tap_line, &t) < 0) {
+				fprintf(stderr, "labtool: %s: %s\n", path, strerror(errno));
+				rc = -1;
+			}
+			if (!r->tap_source && r->ntaps)
+				r->tap_source = xstrdup("boots/*.tap");
+			free(path);
+		}
+		free(chan);
+		free(boot);
+	}
+	for (int i = 0; i < nh && !rc; i++) {
+		char *path = xasprintf("%s/%s", boots, hnames[i]->d_name);
+		char *boot = stem(hnames[i]->d_name, ".hist");
+		struct hist_scan s = { r, boot, path, 0, 0 };
+
+		if (for_each_line(path, hist_line, &s) < 0 || s.bad) {
+			if (!s.bad)
+				fprintf(stderr, "labtool: %s: %s\n", path, strerror(errno));
+			rc = -1;
 		}
 		free(boot);
 		free(path);
-		free(names[i]);
 	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	for (int i = 0; i < nt; i++)
+		free(tnames[i]);
+	for (int i = 0; i < nh; i++)
+		free(hnames[i]);
 	free(names);
+	free(tnames);
+	free(hnames);
 	free(raw);
+	free(boots);
 	return rc;
+}
+
+/* Without meta.json: the accelerator run-lab.sh was asked for, and the start time. */
+static void derive_meta(struct run *r)
+{
+	char *p = xasprintf("%s/run.args", r->dir), *text;
+	size_t len;
+
+	/* run.args: the arguments run-lab.sh was given, NUL-separated */
+	if (read_file_all(p, &text, &len) == 0) {
+		for (size_t off = 0; off < len;) {
+			const char *arg = text + off;
+			size_t n = strnlen(arg, len - off);
+
+			off += n + 1;
+			if (!strcmp(arg, "--accel") && off < len) {
+				kv_add(&r->derived, "accelerator", text + off);
+				break;
+			}
+		}
+		free(text);
+	}
+	free(p);
+	p = xasprintf("%s/started", r->dir);
+	if (read_file_all(p, &text, &len) == 0) {
+		text[strcspn(text, "\n")] = '\0';
+		if (*text)
+			kv_add(&r->derived, "start", text);
+		free(text);
+	}
+	free(p);
+}
+
+int hist_parse(const char *line, const char *boot, struct hist *out)
+{
+	struct hist h = { 0 };
+	char *dup, *save = NULL;
+	bool have_buckets = false;
+	int rc = -1;
+
+	if (!strncmp(line, "HIST ", 5))
+		line += 5;
+	dup = xstrdup(line);
+	h.rep = -1;
+	for (char *tok = strtok_r(dup, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '='), *v;
+
+		if (!eq)
+			goto out;
+		*eq = '\0';
+		v = eq + 1;
+		char **slot = !strcmp(tok, "bench") ? &h.bench : !strcmp(tok, "policy") ? &h.policy
+			      : !strcmp(tok, "nodes") ? &h.nodes : !strcmp(tok, "pagesize") ? &h.pagesize
+			      : !strcmp(tok, "scenario") ? &h.scenario : !strcmp(tok, "unit") ? &h.unit
+			      : NULL;
+
+		if (slot) {
+			free(*slot);
+			*slot = xstrdup(v);
+		} else if (!strcmp(tok, "rep")) {
+			h.rep = strtol(v, NULL, 10);
+		} else if (!strcmp(tok, "buckets")) {
+			have_buckets = true;
+			for (char *b = v; *b;) {
+				char *end;
+				double lo = strtod(b, &end), cnt;
+
+				if (end == b || *end != ':')
+					goto out;
+				b = end + 1;
+				cnt = strtod(b, &end);
+				if (end == b || (*end && *end != '+') || !isfinite(lo) || !isfinite(cnt) ||
+				    cnt < 0 || (h.nb && lo <= h.lo[h.nb - 1]))
+					goto out;
+				h.lo = xrealloc(h.lo, (h.nb + 1) * sizeof(*h.lo));
+				h.count = xrealloc(h.count, (h.nb + 1) * sizeof(*h.count));
+				h.lo[h.nb] = lo;
+				h.count[h.nb++] = cnt;
+				b = *end ? end + 1 : end;
+			}
+		}
+	}
+	if (!h.bench || !h.policy || !h.pagesize || !h.scenario || !have_buckets)
+		goto out;
+	if (!h.nodes)
+		h.nodes = xstrdup("-");
+	if (!h.unit)
+		h.unit = xstrdup("ns");
+	h.boot = xstrdup(boot ? boot : "");
+	*out = h;
+	rc = 0;
+out:
+	if (rc < 0)
+		hist_free(&h);
+	free(dup);
+	return rc;
+}
+
+void hist_free(struct hist *h)
+{
+	free(h->bench);
+	free(h->policy);
+	free(h->nodes);
+	free(h->pagesize);
+	free(h->scenario);
+	free(h->unit);
+	free(h->boot);
+	free(h->lo);
+	free(h->count);
+	*h = (struct hist){ 0 };
 }
 
 int run_load(const char *dir, struct run *r)
@@ -267,6 +609,8 @@ int run_load(const char *dir, struct run *r)
 	free(p);
 	if (rc < 0 || load_taps(r) < 0)
 		goto fail;
+	if (!r->have_meta)
+		derive_meta(r);
 	return 0;
 fail:
 	run_free(r);
@@ -282,8 +626,14 @@ void run_free(struct run *r)
 		free(r->taps[i].boot);
 		free(r->taps[i].text);
 		free(r->taps[i].directive);
+		free(r->taps[i].group);
 	}
 	free(r->taps);
+	free(r->tap_source);
+	for (size_t i = 0; i < r->nhists; i++)
+		hist_free(&r->hists[i]);
+	free(r->hists);
+	kv_free(&r->derived);
 	free(r->rows);
 	free(r->dir);
 	free(r->name);
@@ -296,8 +646,11 @@ const char *run_meta(const struct run *r, ...)
 	const char *key, *v = NULL;
 
 	va_start(ap, r);
-	while (!v && (key = va_arg(ap, const char *)))
+	while (!v && (key = va_arg(ap, const char *))) {
 		v = kv_get(&r->meta, key);
+		if (!v || !*v)
+			v = kv_get(&r->derived, key);
+	}
 	va_end(ap);
 	return v && *v ? v : NULL;
 }

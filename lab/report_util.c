@@ -323,8 +323,8 @@ bool policy_is_reference(const char *policy)
 
 bool bench_is_micro(const char *bench)
 {
-	static const char *const micro[] = { "latency", "fallback", "oom", "model",
-					     "fallback-order", "check", NULL };
+	static const char *const micro[] = { "latency", "latency_task", "fallback", "oom", "model",
+					     "checks", "fallback-order", "check", NULL };
 
 	for (int i = 0; micro[i]; i++)
 		if (!strcmp(bench, micro[i]))
@@ -332,12 +332,34 @@ bool bench_is_micro(const char *bench)
 	return false;
 }
 
+/*
+ * tierbench's outcome words (bench/README.md), best first: a refusal the
+ * program sees (ENOMEM, EFAULT) before a harness error or timeout, before a
+ * signal, before a kill.
+ */
+static const char *const outcome_order[] = {
+	"completed", "enomem", "efault", "error", "timeout", "sigsegv", "sigbus", "killed",
+	"oom_killed", NULL,
+};
+
 int oom_outcome_rank(const char *word)
 {
-	static const char *const order[] = { "completed", "enomem", "sigbus", "oom-killed", NULL };
-
-	for (int i = 0; order[i]; i++)
-		if (!strcmp(word, order[i]))
+	for (int i = 0; outcome_order[i]; i++)
+		if (!strcmp(word, outcome_order[i]))
 			return i;
-	return 4;
+	return OUTCOME_UNKNOWN_RANK;
+}
+
+bool outcome_is_bad(const char *word)
+{
+	return oom_outcome_rank(word) >= oom_outcome_rank("error");
+}
+
+const char *row_outcome(const struct row *w)
+{
+	const char *m = w->f[COL_METRIC];
+
+	if (strncmp(m, "outcome_", 8) || !m[8] || !w->numeric || w->num == 0)
+		return NULL;
+	return m + 8;
 }

@@ -15,6 +15,11 @@
 
 #include "report_int.h"
 
+static double numval_row(const struct row *w)
+{
+	return w && w->numeric ? w->num : NAN;
+}
+
 void doc_text(struct doc *d, const char *s)
 {
 	sb_html(&d->html, s);
@@ -166,155 +171,339 @@ static const char *run_topology(const struct run *r)
 	for (size_t i = 0; i < r->nrows; i++)
 		if (r->rows[i].f[COL_TOPOLOGY][0])
 			return r->rows[i].f[COL_TOPOLOGY];
-	const char *t = run_meta(r, "topology", "topology_name", NULL);
+	const char *t = run_meta(r, "topology", "topologies.0.file", NULL);
 
 	return t ? t : r->name;
+}
+
+static void lat_cell_text(const struct lat_cell *c, bool with_cov, struct sbuf *s)
+{
+	char a[32], b[32], d[32];
+
+	if (isnan(c->p50)) {
+		if (c->outcome && strcmp(c->outcome, "completed")) {
+			sb_puts(s, c->outcome);
+			if (!isnan(c->mib_before)) {
+				fmt_num(a, sizeof(a), c->mib_before);
+				sb_printf(s, " at %s MiB", a);
+			}
+		} else
+			sb_puts(s, "n/a");
+		return;
+	}
+	fmt_num(a, sizeof(a), c->p50);
+	if (!isnan(c->lo) && !isnan(c->hi)) {
+		fmt_num(b, sizeof(b), c->lo);
+		fmt_num(d, sizeof(d), c->hi);
+		sb_printf(s, "%s [%s, %s]", a, b, d);
+	} else
+		sb_printf(s, "%s [no interval]", a);
+	if (with_cov && !isnan(c->cov)) {
+		fmt_num(a, sizeof(a), 100 * c->cov);
+		sb_printf(s, " (cov %s%%)", a);
+	}
 }
 
 static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 			 const struct headline *h)
 {
-	char *c1 = h->have_lat ? xasprintf("p50 fault latency, ns [95%% CI] (%s, %s)", h->lat_ps,
-					   h->lat_sc)
-			       : xstrdup("p50 fault latency, ns");
-	char *c2 = h->have_lat ? xasprintf("p99, ns (%s, %s)", h->lat_ps, h->lat_sc)
-			       : xstrdup("p99, ns");
-	char *c3 = h->have_fb ? xasprintf("on preferred nodes, %% (%s, %s)", h->fb_ps, h->fb_sc)
-			      : xstrdup("on preferred nodes, %");
-	const char *cols[] = { "policy", "nodes", c1, c2, c3, "fallback, %", "OOM outcomes",
-			       "modeled read latency, ns", "modeled read bandwidth, MB/s" };
+	bool have_model = false, same_cov = true;
+	double cov = NAN, reps = NAN;
+	char *c1, *c2, *c3, *c4;
+	const char *cols[9];
+	size_t nc = 0;
 
 	doc_heading(d, 2, "headline", "Headline per policy");
 	if (!e->n) {
-		doc_para(d, NULL, "No microbenchmark rows (latency, fallback, oom, model) in this run.");
-		goto out;
+		doc_para(d, NULL, "No microbenchmark rows (latency, latency_task, fallback, oom, model) "
+			      "in this run.");
+		return;
 	}
-	doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < e->n; i++) {
+		const struct headline_line *l = &h->lines[i];
+
+		have_model |= !isnan(l->model_lat) || !isnan(l->model_bw);
+		for (int b = 0; b < NR_LAT_BENCHES; b++) {
+			if (isnan(l->lat[b].p50))
+				continue;
+			if (!isnan(cov) && (l->lat[b].cov != cov || l->lat[b].reps != reps))
+				same_cov = false;
+			cov = l->lat[b].cov;
+			reps = l->lat[b].reps;
+		}
+	}
+	c1 = h->have_lat ? xasprintf("p50 fault latency, ns [interval], %s (%s, %s)",
+				     lat_benches[0].via, h->lat_ps, h->lat_sc)
+			 : xstrdup("p50 fault latency, ns");
+	c2 = h->have_lat ? xasprintf("p50, ns [interval], %s", lat_benches[1].via)
+			 : xstrdup("p50, ns, set_mempolicy()");
+	c3 = h->have_lat ? xasprintf("p99, ns, %s", lat_benches[0].via) : xstrdup("p99, ns");
+	c4 = h->have_fb ? xasprintf("on preferred nodes, %% (%s, %s)", h->fb_ps, h->fb_sc)
+			: xstrdup("on preferred nodes, %");
+	cols[nc++] = "policy";
+	cols[nc++] = "preferred set";
+	cols[nc++] = c1;
+	cols[nc++] = c2;
+	cols[nc++] = c3;
+	cols[nc++] = c4;
+	cols[nc++] = "fill curve (4k): pages on the preferred nodes";
+	cols[nc++] = "OOM test (bench oom)";
+	if (have_model)
+		cols[nc++] = "modeled read latency, ns / bandwidth, MB/s";
+	doc_table_start(d, cols, nc);
 	for (size_t i = 0; i < e->n; i++) {
 		const struct headline_line *l = &h->lines[i];
 		struct sbuf s = { 0 };
-		char a[32], b[32], c[32];
+		char a[32], b[32];
 
 		doc_row_start(d);
 		sb_printf(&s, "%s%s", e->v[i].policy,
 			  policy_is_reference(e->v[i].policy) ? " (reference)" : "");
 		doc_cell(d, s.s);
-		s.len = 0;
 		doc_cell(d, e->v[i].nodes);
-		fmt_num(a, sizeof(a), l->p50);
-		if (!isnan(l->lo) && !isnan(l->hi)) {
-			fmt_num(b, sizeof(b), l->lo);
-			fmt_num(c, sizeof(c), l->hi);
-			sb_printf(&s, "%s [%s, %s]", a, b, c);
-		} else
-			sb_printf(&s, "%s%s", a, isnan(l->p50) ? "" : " [no CI]");
-		doc_cell(d, s.s);
-		doc_cell_num(d, l->p99);
+		for (int k = 0; k < NR_LAT_BENCHES; k++) {
+			s.len = 0;
+			lat_cell_text(&l->lat[k], !same_cov, &s);
+			doc_cell(d, s.s);
+		}
+		doc_cell_num(d, l->lat[0].p99);
 		doc_cell_num(d, 100 * l->pref);
-		doc_cell_num(d, 100 * (1 - l->pref));
+		s.len = 0;
+		fill_summary(h, l, &s);
+		doc_cell(d, s.s);
 		s.len = 0;
 		oom_summary(r, &e->v[i], &s);
 		doc_cell(d, s.s);
-		doc_cell_num(d, l->model_lat);
-		doc_cell_num(d, l->model_bw);
+		if (have_model) {
+			fmt_num(a, sizeof(a), l->model_lat);
+			fmt_num(b, sizeof(b), l->model_bw);
+			s.len = 0;
+			sb_printf(&s, "%s / %s", a, b);
+			doc_cell(d, s.s);
+		}
 		doc_row_end(d);
 		sb_free(&s);
 	}
 	doc_table_end(d);
-	doc_para(d, NULL, "Fallback % is the share of pages that did not land on the policy's "
-		      "preferred (or bound) nodes. \"n/a\": the run has no such row.");
-out:
+	{
+		struct sbuf note = { 0 }, iw = { 0 };
+		char st[32];
+
+		if (h->have_lat && same_cov && !isnan(cov)) {
+			interval_words(cov, reps, &iw);
+			sb_printf(&note, "Latency brackets [low, high] are p50_ci95_low and p50_ci95_high, "
+					 "the interval of the per-repetition medians: %s%s. ", iw.s,
+				  cov < 0.95 ? " — not a 95% interval" : "");
+		} else if (h->have_lat)
+			sb_puts(&note, "Latency brackets: the interval of the per-repetition medians, "
+				       "with its coverage (cov). ");
+		sb_puts(&note, "\"On preferred nodes\" is bench fallback's preferred_frac: the share of "
+			       "the pages that landed on the policy's preferred (or bound) nodes. ");
+		if (h->have_fill) {
+			fmt_num(st, sizeof(st), h->fill_step);
+			sb_printf(&note, "The fill curve faults %s MiB per step until the other nodes are "
+					 "nearly full too; \"all there until\" is the last step with at "
+					 "least 99%% on the preferred nodes. ", st);
+		}
+		if (!have_model)
+			sb_puts(&note, "Modeled access cost: not measured (bench model did not run). ");
+		sb_puts(&note, "\"n/a\": the run has no such row.");
+		doc_para(d, NULL, note.s);
+		sb_free(&note);
+		sb_free(&iw);
+	}
 	free(c1);
 	free(c2);
 	free(c3);
+	free(c4);
 }
 
+/* One table per latency bench: every condition, policies side by side. */
 static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 {
-	static const char *const cols[] = { "policy", "nodes", "page size", "scenario", "p50",
-					    "95% CI of p50", "p90", "p99", "p99.9", "max", "mean",
-					    "samples" };
-	static const char *const ps_order[] = { "4k", "thp", "2m", "1g" };
-	bool any = false;
+	static const char *const cols[] = { "page size", "scenario", "policy", "p50", "interval of p50",
+					    "p90", "p99", "p99.9", "max", "mean", "faults",
+					    "outcome" };
+	static const char *const m[] = { "p90", "p99", "p99_9", "max", "mean", "count" };
+	static const char *const ps_order[] = { "4k", "thp", "2m", "1g", NULL };
+	static const char *const sc_order[] = { "free", "full", "pressure", NULL };
+	bool heading = false;
 
-	for (size_t i = 0; i < r->nrows && !any; i++)
-		any = !strcmp(r->rows[i].f[COL_BENCH], "latency") &&
-		      !strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok");
-	if (!any)
-		return;
-	doc_heading(d, 2, "latency", "Fault latency by condition (ns)");
-	doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
-	for (size_t i = 0; i < e->n; i++) {
-		struct strlist conds = { 0 };
+	for (int b = 0; b < NR_LAT_BENCHES; b++) {
+		const char *bench = lat_benches[b].bench;
+		struct strlist pss = { 0 }, scs = { 0 };
 
-		/* conditions in page-size order, then file order */
-		for (int k = 0; k <= 4; k++)
-			for (size_t j = 0; j < r->nrows; j++) {
-				struct row *w = &r->rows[j];
-				bool known = false;
-
-				for (int q = 0; q < 4; q++)
-					known |= !strcmp(w->f[COL_PAGESIZE], ps_order[q]);
-				if (strcmp(w->f[COL_BENCH], "latency") ||
-				    strcmp(w->f[COL_BOOT_STATUS], "ok") ||
-				    strcmp(w->f[COL_POLICY], e->v[i].policy) ||
-				    strcmp(w->f[COL_NODES], e->v[i].nodes) ||
-				    (k < 4 ? strcmp(w->f[COL_PAGESIZE], ps_order[k]) != 0 : known))
-					continue;
-				sl_add(&conds, w->f[COL_PAGESIZE]);
-			}
-		for (size_t c = 0; c < conds.n; c++) {
-			struct strlist scs = { 0 };
-
-			for (size_t j = 0; j < r->nrows; j++) {
-				struct row *w = &r->rows[j];
-
-				if (!strcmp(w->f[COL_BENCH], "latency") &&
-				    !strcmp(w->f[COL_BOOT_STATUS], "ok") &&
-				    !strcmp(w->f[COL_POLICY], e->v[i].policy) &&
-				    !strcmp(w->f[COL_NODES], e->v[i].nodes) &&
-				    !strcmp(w->f[COL_PAGESIZE], conds.v[c]))
-					sl_add(&scs, w->f[COL_SCENARIO]);
-			}
-			for (size_t s = 0; s < scs.n; s++) {
-				const char *p = e->v[i].policy, *n = e->v[i].nodes;
-				const char *ps = conds.v[c], *sc = scs.v[s];
-				static const char *const m[] = { "p50_ns", NULL, "p90_ns", "p99_ns",
-								 "p999_ns", "max_ns", "mean_ns",
-								 "count" };
-				const struct row *lo = run_find(r, "latency", p, n, ps, sc,
-								"median_ci95_lo_ns");
-				const struct row *hi = run_find(r, "latency", p, n, ps, sc,
-								"median_ci95_hi_ns");
-
-				doc_row_start(d);
-				doc_cell(d, p);
-				doc_cell(d, n);
-				doc_cell(d, ps);
-				doc_cell(d, sc);
-				for (int k = 0; k < 8; k++) {
-					if (!m[k]) {
-						char a[32], b[32];
-						char *t;
-
-						fmt_num(a, sizeof(a), lo && lo->numeric ? lo->num : NAN);
-						fmt_num(b, sizeof(b), hi && hi->numeric ? hi->num : NAN);
-						t = lo && hi ? xasprintf("%s – %s", a, b) : xstrdup("n/a");
-						doc_cell(d, t);
-						free(t);
-						continue;
-					}
-					const struct row *w = run_find(r, "latency", p, n, ps, sc, m[k]);
-
-					doc_cell_num(d, w && w->numeric ? w->num : NAN);
-				}
-				doc_row_end(d);
-			}
+		for (int k = 0; ps_order[k]; k++)
+			for (size_t j = 0; j < r->nrows; j++)
+				if (!strcmp(r->rows[j].f[COL_BENCH], bench) &&
+				    !strcmp(r->rows[j].f[COL_PAGESIZE], ps_order[k]))
+					sl_add(&pss, ps_order[k]);
+		for (size_t j = 0; j < r->nrows; j++)
+			if (!strcmp(r->rows[j].f[COL_BENCH], bench) &&
+			    strcmp(r->rows[j].f[COL_PAGESIZE], "-"))
+				sl_add(&pss, r->rows[j].f[COL_PAGESIZE]);
+		for (int k = 0; sc_order[k]; k++)
+			for (size_t j = 0; j < r->nrows; j++)
+				if (!strcmp(r->rows[j].f[COL_BENCH], bench) &&
+				    !strcmp(r->rows[j].f[COL_SCENARIO], sc_order[k]))
+					sl_add(&scs, sc_order[k]);
+		for (size_t j = 0; j < r->nrows; j++)
+			if (!strcmp(r->rows[j].f[COL_BENCH], bench) &&
+			    strcmp(r->rows[j].f[COL_SCENARIO], "-"))
+				sl_add(&scs, r->rows[j].f[COL_SCENARIO]);
+		if (!pss.n) {
+			sl_free(&pss);
 			sl_free(&scs);
+			continue;
 		}
-		sl_free(&conds);
+		if (!heading) {
+			doc_heading(d, 2, "latency", "Fault latency by condition (ns)");
+			heading = true;
+		}
+		char *t = xasprintf("Bench %s: policy set with %s", bench, lat_benches[b].via);
+
+		doc_heading(d, 3, lat_benches[b].bench, t);
+		free(t);
+		doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+		for (size_t p = 0; p < pss.n; p++)
+			for (size_t s = 0; s < scs.n; s++)
+				for (size_t i = 0; i < e->n; i++) {
+					const char *pol = e->v[i].policy, *nod = e->v[i].nodes;
+					struct lat_cell lc;
+					struct sbuf x = { 0 };
+					char a1[32], a2[32];
+
+					lat_cell_get(r, bench, pol, nod, pss.v[p], scs.v[s], &lc);
+					if (isnan(lc.p50) && !lc.outcome)
+						continue;
+					doc_row_start(d);
+					doc_cell(d, pss.v[p]);
+					doc_cell(d, scs.v[s]);
+					doc_cell(d, e->v[i].label);
+					doc_cell_num(d, lc.p50);
+					if (!isnan(lc.lo) && !isnan(lc.hi)) {
+						fmt_num(a1, sizeof(a1), lc.lo);
+						fmt_num(a2, sizeof(a2), lc.hi);
+						sb_printf(&x, "%s – %s", a1, a2);
+						if (!isnan(lc.cov)) {
+							fmt_num(a1, sizeof(a1), 100 * lc.cov);
+							sb_printf(&x, " (cov %s%%)", a1);
+						}
+					} else
+						sb_puts(&x, "n/a");
+					doc_cell(d, x.s);
+					for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++)
+						doc_cell_num(d, numval_row(run_find(r, bench, pol, nod, pss.v[p],
+										    scs.v[s], m[k])));
+					x.len = 0;
+					sb_puts(&x, lc.outcome ? lc.outcome : "—");
+					if (lc.outcome && strcmp(lc.outcome, "completed") && !isnan(lc.mib_before)) {
+						fmt_num(a1, sizeof(a1), lc.mib_before);
+						sb_printf(&x, " at %s MiB", a1);
+					}
+					if (run_find(r, bench, pol, nod, pss.v[p], scs.v[s],
+						     "oom_constraint_memory_policy"))
+						sb_puts(&x, " (memory-policy constraint)");
+					doc_cell(d, x.s);
+					doc_row_end(d);
+					sb_free(&x);
+				}
+		doc_table_end(d);
+		sl_free(&pss);
+		sl_free(&scs);
 	}
-	doc_table_end(d);
+	if (heading)
+		doc_para(d, NULL, "Percentiles are pooled over the repetitions; \"interval of p50\" is "
+			      "p50_ci95_low – p50_ci95_high, the order-statistic interval of the "
+			      "per-repetition medians, with its true coverage (cov): below 95% with "
+			      "fewer than 6 repetitions. \"faults\": pages timed. Scenario full fills "
+			      "the preferred nodes first, pressure every node.");
+}
+
+/* Cases of every bench that ended other than "completed" (the OOM test apart),
+ * one line per (bench, page size, scenario, outcome, MiB) with its policies. */
+static void sec_incomplete(struct doc *d, struct run *r, const struct entries *e)
+{
+	static const char *const cols[] = { "bench", "page size", "scenario", "outcome",
+					    "MiB before it", "policies" };
+	bool *done = xcalloc(r->nrows, sizeof(bool));
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct row *w = &r->rows[i];
+		const char *o = row_outcome(w);
+		struct sbuf pols = { 0 };
+
+		if (done[i] || !o || !strcmp(o, "completed") || !strcmp(w->f[COL_BENCH], "oom") ||
+		    strcmp(w->f[COL_BOOT_STATUS], "ok"))
+			continue;
+		if (!n++) {
+			doc_heading(d, 2, "incomplete", "Cases that did not complete (outside the OOM test)");
+			doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+		}
+		const struct row *mb = run_find(r, w->f[COL_BENCH], w->f[COL_POLICY], w->f[COL_NODES],
+						w->f[COL_PAGESIZE], w->f[COL_SCENARIO],
+						"mib_before_outcome");
+		const struct row *cons = run_find(r, w->f[COL_BENCH], w->f[COL_POLICY], w->f[COL_NODES],
+						  w->f[COL_PAGESIZE], w->f[COL_SCENARIO],
+						  "oom_constraint_memory_policy");
+		bool is_cons = cons && cons->numeric && cons->num == 1;
+		double mib = numval_row(mb);
+		size_t npol = 0;
+
+		/* every policy whose same case ended the same way */
+		for (size_t j = i; j < r->nrows; j++) {
+			struct row *x = &r->rows[j];
+			const char *ox = row_outcome(x);
+
+			if (done[j] || !ox || strcmp(ox, o) || strcmp(x->f[COL_BENCH], w->f[COL_BENCH]) ||
+			    strcmp(x->f[COL_PAGESIZE], w->f[COL_PAGESIZE]) ||
+			    strcmp(x->f[COL_SCENARIO], w->f[COL_SCENARIO]) ||
+			    strcmp(x->f[COL_BOOT_STATUS], "ok"))
+				continue;
+			const struct row *mbx = run_find(r, x->f[COL_BENCH], x->f[COL_POLICY],
+							 x->f[COL_NODES], x->f[COL_PAGESIZE],
+							 x->f[COL_SCENARIO], "mib_before_outcome");
+			const struct row *cx = run_find(r, x->f[COL_BENCH], x->f[COL_POLICY],
+							x->f[COL_NODES], x->f[COL_PAGESIZE],
+							x->f[COL_SCENARIO], "oom_constraint_memory_policy");
+			double mx = numval_row(mbx);
+
+			if ((isnan(mx) != isnan(mib)) || (!isnan(mib) && mx != mib) ||
+			    (cx && cx->numeric && cx->num == 1) != is_cons)
+				continue;
+			done[j] = true;
+			x->used = true;
+			sb_printf(&pols, "%s%s", npol++ ? ", " : "", x->f[COL_POLICY]);
+		}
+		char *out = is_cons ? xasprintf("%s (memory-policy constraint)", o) : xstrdup(o);
+		bool all = npol == e->n && npol > 1;
+
+		doc_row_start(d);
+		doc_cell(d, w->f[COL_BENCH]);
+		doc_cell(d, w->f[COL_PAGESIZE]);
+		doc_cell(d, w->f[COL_SCENARIO]);
+		doc_cell(d, out);
+		doc_cell_num(d, mib);
+		if (all) {
+			char *t = xasprintf("all %zu", npol);
+
+			doc_cell(d, t);
+			free(t);
+		} else
+			doc_cell(d, pols.s);
+		doc_row_end(d);
+		free(out);
+		sb_free(&pols);
+	}
+	free(done);
+	if (n) {
+		doc_table_end(d);
+		doc_para(d, NULL, "Every case runs in a forked child; these ended early. ENOMEM with 0 MiB "
+			      "means the allocation was refused outright (for thp: transparent huge "
+			      "pages unavailable in the guest); an OOM kill of bind once its nodes "
+			      "are full is the expected behaviour.");
+	}
 }
 
 /* preferred_frac per (policy, kernel fallback-order setting) */
@@ -424,38 +613,61 @@ static void sec_topology(struct doc *d, struct run *r)
 
 static void sec_environment(struct doc *d, struct run *r)
 {
+	/* the keys run-lab.sh writes (its jq block), in reading order */
 	static const char *const known[][2] = {
 		{ "kernel_release", "kernel release" },
+		{ "kernel_flavor", "kernel flavor" },
 		{ "series_hash", "kernel patch series (hash)" },
+		{ "kernel_source", "kernel source" },
 		{ "qemu_version", "QEMU version" },
 		{ "accelerator", "accelerator" },
 		{ "host_cpus", "host CPUs" },
-		{ "topology_file", "topology file" },
-		{ "topology_hash", "topology file hash" },
+		{ "host_kernel", "host kernel" },
 		{ "lab_commit", "lab commit" },
 		{ "start", "run started" },
 		{ "end", "run ended" },
+		{ "options", "options" },
 	};
 	static const char *const cols[] = { "what", "value" };
 	const size_t nk = sizeof(known) / sizeof(known[0]);
 
 	doc_heading(d, 2, "environment", "Environment");
 	if (!r->have_meta) {
-		doc_para(d, "warn", "meta.json is missing from this run: kernel, QEMU and accelerator "
-				"are unknown.");
-		return;
+		doc_para(d, "warn", "**meta.json is missing from this run.** The values below that are "
+				"not \"not recorded\" come from the run's other files: the kernel release "
+				"from the guest's META line (raw/channel-*.log), the accelerator as "
+				"requested in run.args, the start time from started.");
 	}
 	doc_table_start(d, cols, 2);
 	for (size_t k = 0; k < nk; k++) {
-		const char *v = kv_get(&r->meta, known[k][0]);
+		const char *v = run_meta(r, known[k][0], NULL);
 
 		doc_row_start(d);
 		doc_cell(d, known[k][1]);
 		doc_cell(d, v ? v : "not recorded");
 		doc_row_end(d);
 	}
+	/* topologies: [{hash, file}, ...] */
+	for (int i = 0;; i++) {
+		char kf[40], kh[40];
+		const char *f, *hsh;
+
+		snprintf(kf, sizeof(kf), "topologies.%d.file", i);
+		snprintf(kh, sizeof(kh), "topologies.%d.hash", i);
+		f = kv_get(&r->meta, kf);
+		hsh = kv_get(&r->meta, kh);
+		if (!f && !hsh)
+			break;
+		char *v = xasprintf("%s (hash %s)", f ? f : "?", hsh ? hsh : "?");
+
+		doc_row_start(d);
+		doc_cell(d, "topology file");
+		doc_cell(d, v);
+		doc_row_end(d);
+		free(v);
+	}
 	for (size_t i = 0; i < r->meta.n; i++) {
-		bool is_known = false;
+		bool is_known = !strncmp(r->meta.v[i].key, "topologies.", 11);
 
 		for (size_t k = 0; k < nk; k++)
 			is_known |= !strcmp(r->meta.v[i].key, known[k][0]);
@@ -465,6 +677,22 @@ static void sec_environment(struct doc *d, struct run *r)
 		doc_cell(d, r->meta.v[i].key);
 		doc_cell(d, r->meta.v[i].value);
 		doc_row_end(d);
+	}
+	/* what the guest measured about its own clock */
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct row *w = &r->rows[i];
+
+		if (strcmp(w->f[COL_METRIC], "clock_overhead") || strcmp(w->f[COL_BOOT_STATUS], "ok"))
+			continue;
+		char *v = xasprintf("%s %s per clock read (bench %s, boot %s)", w->f[COL_VALUE],
+				    w->f[COL_UNIT], w->f[COL_BENCH], w->f[COL_BOOT_ID]);
+
+		w->used = true;
+		doc_row_start(d);
+		doc_cell(d, "guest clock overhead");
+		doc_cell(d, v);
+		doc_row_end(d);
+		free(v);
 	}
 	doc_table_end(d);
 }
@@ -517,7 +745,7 @@ static void sec_limits(struct doc *d)
 
 static void sec_checks(struct doc *d, struct run *r)
 {
-	static const char *const cols[] = { "boot", "result", "#", "check", "note" };
+	static const char *const cols[] = { "boot", "step", "result", "#", "check", "note" };
 	size_t ok = 0, fail = 0, skip = 0, rows = 0;
 
 	for (size_t i = 0; i < r->nrows; i++)
@@ -525,8 +753,8 @@ static void sec_checks(struct doc *d, struct run *r)
 			rows++;
 	doc_heading(d, 2, "checks", "Semantic checks (TAP)");
 	if (!r->ntaps && !rows) {
-		doc_para(d, NULL, "This run recorded no TAP checks (no TAP lines in raw/channel-*.log, no "
-			      "bench=check rows).");
+		doc_para(d, NULL, "This run recorded no TAP checks (no boots/*.tap, no TAP lines in "
+			      "raw/channel-*.log, no bench=check rows).");
 		return;
 	}
 	for (size_t i = 0; i < r->ntaps; i++) {
@@ -538,12 +766,13 @@ static void sec_checks(struct doc *d, struct run *r)
 			fail++;
 	}
 	if (r->ntaps) {
-		char *s = xasprintf("%s%zu passed, %zu failed, %zu skipped (from raw/channel-*.log).%s",
-				    fail ? "**" : "", ok, fail, skip, fail ? "**" : "");
+		char *s = xasprintf("%s%zu passed, %zu failed, %zu skipped (from %s).%s",
+				    fail ? "**" : "", ok, fail, skip,
+				    r->tap_source ? r->tap_source : "TAP lines", fail ? "**" : "");
 
 		doc_para(d, fail ? "warn" : NULL, s);
 		free(s);
-		doc_table_start(d, cols, 5);
+		doc_table_start(d, cols, 6);
 		for (size_t i = 0; i < r->ntaps; i++) {
 			const struct tap *t = &r->taps[i];
 			char num[24];
@@ -551,6 +780,7 @@ static void sec_checks(struct doc *d, struct run *r)
 			snprintf(num, sizeof(num), "%ld", t->number);
 			doc_row_start(d);
 			doc_cell(d, t->boot);
+			doc_cell(d, t->group ? t->group : "");
 			doc_cell(d, !strncmp(t->directive, "SKIP", 4) ? "skip" : t->ok ? "ok" : "NOT OK");
 			doc_cell(d, num);
 			doc_cell(d, t->text);
@@ -682,15 +912,26 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 	sb_html(&d->html, run_title(r));
 	sb_puts(&d->html, "</title>\n<style>\n");
 	sb_puts(&d->html, report_css);
-	sb_puts(&d->html, "</style>\n</head>\n<body>\n<h1>tierlab report: ");
-	sb_html(&d->html, run_title(r));
+	sb_puts(&d->html, "</style>\n</head>\n<body>\n<h1>");
+	s = xasprintf("tierlab: %s, kernel %s", topo, kernel ? kernel : "not recorded");
+	sb_html(&d->html, s);
 	sb_puts(&d->html, "</h1>\n<p class=\"sub\">");
-	sb_puts(&d->md, "# tierlab report: ");
-	sb_md(&d->md, run_title(r));
+	sb_puts(&d->md, "# ");
+	sb_md(&d->md, s);
 	sb_puts(&d->md, "\n\n");
-	s = xasprintf("Topology %s · kernel %s · accelerator %s · %zu policy entries · %zu summary rows", topo,
-		      kernel ? kernel : "(not recorded)", acc ? acc : "(not recorded)", e->n,
-		      r->nrows);
+	free(s);
+	{
+		const char *start = run_meta(r, "start", NULL);
+		const char *series = run_meta(r, "series_hash", NULL);
+
+		s = xasprintf("Run %s · topology %s · kernel %s%s%s · accelerator %s%s · %zu policies · "
+			      "%zu summary rows%s%s",
+			      run_title(r), topo, kernel ? kernel : "(not recorded)",
+			      series ? ", series " : "", series ? series : "",
+			      acc ? acc : "(not recorded)",
+			      acc && !r->have_meta ? " (requested, run.args)" : "", e->n, r->nrows,
+			      start ? " · started " : "", start ? start : "");
+	}
 	doc_text(d, s);
 	free(s);
 	sb_puts(&d->html, "</p>\n<nav><a href=\"#headline\">headline</a><a href=\"#figures\">"
@@ -706,6 +947,7 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 	tcg_caveat(d, r);
 	sec_boot_problems(d, r);
 	sec_headline(d, r, e, h);
+	sec_incomplete(d, r, e);
 	sec_latency(d, r, e);
 	sec_fallback_order(d, r, e);
 
@@ -715,8 +957,31 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 	if (o->no_plots && figs->n)
 		doc_para(d, NULL, "Plots were not generated (--no-plots); the data files are in plots/data/.");
 	for (size_t i = 0; i < figs->n; i++)
-		if (embed_figure(d, tmpdir, &figs->v[i], o->no_plots) < 0)
+		if (!figs->v[i].secondary && embed_figure(d, tmpdir, &figs->v[i], o->no_plots) < 0)
 			return -1;
+	{
+		size_t nsec = 0;
+
+		for (size_t i = 0; i < figs->n; i++)
+			nsec += figs->v[i].secondary;
+		if (nsec) {
+			char *t = xasprintf("Fault latency under the other conditions (%zu figures)", nsec);
+
+			sb_puts(&d->html, "<details><summary>");
+			sb_html(&d->html, t);
+			sb_puts(&d->html, "</summary>\n");
+			sb_puts(&d->md, "<details><summary>");
+			sb_md(&d->md, t);
+			sb_puts(&d->md, "</summary>\n\n");
+			free(t);
+			for (size_t i = 0; i < figs->n; i++)
+				if (figs->v[i].secondary &&
+				    embed_figure(d, tmpdir, &figs->v[i], o->no_plots) < 0)
+					return -1;
+			sb_puts(&d->html, "</details>\n");
+			sb_puts(&d->md, "</details>\n\n");
+		}
+	}
 	sec_topology(d, r);
 	sec_environment(d, r);
 	sec_limits(d);
@@ -793,7 +1058,7 @@ int report_run(const char *dir, const struct report_opts *o)
 		rc = 74;
 		goto out;
 	}
-	if (make_figures(&r, &e, o->scripts, tmpdir, suffix, o->no_plots, &figs) < 0) {
+	if (make_figures(&r, &e, &h, o->scripts, tmpdir, suffix, o->no_plots, &figs) < 0) {
 		rc = 70;
 		goto out;
 	}

@@ -1,14 +1,17 @@
-# Median fault latency per policy with its 95% confidence interval: where
-# two intervals overlap the report claims no difference.
-# gnuplot -c latency_ci.gp DATA OUT TITLE
-# DATA: "# policy p50_ns lo hi" comment, then: "label" p50 lo hi ("?" = none).
+# Median fault latency per policy with the interval of its per-repetition
+# medians: where two intervals overlap the report claims no difference.
+# gnuplot -c latency_ci.gp DATA OUT TITLE [KEY]
+# DATA: "# policy p50 lo hi" comment, then: "label" p50 lo hi ("?" = none).
+# KEY names the interval (its coverage is below 95 % with few repetitions).
 # Both SVG and PNG are written (OUT.svg, OUT.png); noenhanced keeps "_" in
 # names from files literal.
-if (ARGC < 3) { print "usage: gnuplot -c latency_ci.gp DATA OUT TITLE"; exit status 2 }
+if (ARGC < 3) { print "usage: gnuplot -c latency_ci.gp DATA OUT TITLE [KEY]"; exit status 2 }
+keytitle = ARGC >= 4 ? ARG4 : "p50 with the interval of the median"
 set datafile missing "?"
 set title ARG3
 set xlabel "policy (node set)"
 set ylabel "median fault latency (ns)"
+set yrange [0:*]
 set grid ytics lc rgb "#dddddd"
 set xtics rotate by -20
 set offsets 0.5, 0.5, 0, 0
@@ -21,7 +24,7 @@ do for [fmt in "svg png"] {
 		set terminal pngcairo size 960,540 noenhanced font "DejaVu Sans,10" background "#ffffff"
 	}
 	set output ARG2.".".fmt
-	plot ARG1 using 0:2:3:4:xtic(1) with yerrorbars lc rgb "#1f4e79" lw 2 pt 7 ps 1.2 title "p50 with 95% CI of the median", \
+	plot ARG1 using 0:2:3:4:xtic(1) with yerrorbars lc rgb "#1f4e79" lw 2 pt 7 ps 1.2 title keytitle, \
 	     '' using 0:2 with points lc rgb "#1f4e79" pt 7 ps 1.2 notitle
 	unset output
 }
