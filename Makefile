@@ -50,6 +50,10 @@ report:
 	@test -n "$(RUN)" || { echo "make report: set RUN=results/<run-id>" >&2; exit 2; }
 	@$(B)/host/labtool report "$(RUN)"
 
+# A benchmark of the lab itself (not a test): prints figures with targets.
+bench-lab: all initramfs
+	@lab/bench-lab.sh
+
 clean:
 	rm -rf $(B)
 

@@ -161,6 +161,8 @@ append+=" hung_task_panic=1 nmi_watchdog=0 printk.time=1 no_timer_check"
 qemu_cmd() {
 	local machine
 	mapfile -t machine < <("$labtool" qemu-args "$1")
+	# For make bench-lab only: show what prealloc buys.
+	[ "${TIERLAB_PREALLOC:-on}" = on ] || machine=("${machine[@]/,prealloc=on/,prealloc=off}")
 	qemu=(qemu-system-x86_64 "${machine[@]}" -accel "$6")
 	if [ "$6" = kvm ]; then qemu+=(-cpu host); else qemu+=(-cpu max); fi
 	# qboot (from QEMU's own package) loads QEMU's ACPI tables and the

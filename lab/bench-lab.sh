@@ -1,0 +1,172 @@
+#!/bin/bash
+# make bench-lab: a benchmark of the lab itself.  Prints each figure with its
+# target and writes them to results/lab-bench-<timestamp>/figures.csv (and
+# figures.md for the README).  Figures are ratios measured side by side in
+# this one run: these machines are shared and noisy, absolute times are not
+# comparable across runs.
+#
+# env: BENCH_LAB_COLD=0 skips the cold kernel build (the 0.15x rebuild
+#      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+lab=$PWD
+out=results/lab-bench-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+boots=${BENCH_LAB_BOOTS:-5}
+topo=topologies/dram-pmem.yaml
+cache=${TIERLAB_CACHE:-/var/cache/tierlab}
+
+echo "figure,value,unit,target,verdict,note" > "$out/figures.csv.tmp"
+# figure NAME VALUE UNIT TARGET(op number or -) NOTE
+figure() {
+	local verdict=-
+	case $4 in
+	'<='*) verdict=$(awk -v v="$2" -v t="${4#<=}" 'BEGIN { print (v <= t) ? "met" : "MISSED" }') ;;
+	'>='*) verdict=$(awk -v v="$2" -v t="${4#>=}" 'BEGIN { print (v >= t) ? "met" : "MISSED" }') ;;
+	'<'*) verdict=$(awk -v v="$2" -v t="${4#<}" 'BEGIN { print (v < t) ? "met" : "MISSED" }') ;;
+	esac
+	printf '%-44s %10s %-6s target %-6s %-7s %s\n' "$1" "$2" "$3" "$4" "$verdict" "$5"
+	echo "$1,$2,$3,$4,$verdict,$5" >> "$out/figures.csv.tmp"
+}
+secs() { local t0=$1; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "== lab benchmark ($(nproc) cores; TCG unless the KVM probe works)"
+make -s all initramfs >/dev/null || exit 1
+kernel/build.sh -q >/dev/null || exit 1
+
+# --- 1. rebuilds ----------------------------------------------------------------
+t0=$(date +%s.%N)
+make -s all initramfs >/dev/null && kernel/build.sh -q >/dev/null
+figure "rebuild, nothing changed (make + kernel)" "$(secs "$t0")" s "<2" "cache key lookup, no kernel work"
+
+# One patch changed: a private copy of kernel/ whose series gains a one-line
+# patch to mm/mempolicy.c, built in the same (kept) build tree.
+cp -r kernel "$tmp/kernel"
+mkdir -p "$tmp/kernel/patches"
+cat > "$tmp/kernel/patches/9999-bench-lab-touch.patch" <<'PATCH'
+--- a/mm/mempolicy.c
++++ b/mm/mempolicy.c
+@@ -1,2 +1,3 @@
+ // SPDX-License-Identifier: GPL-2.0-only
++/* tierlab bench-lab: a one-line change to time an incremental rebuild */
+ /*
+PATCH
+echo 9999-bench-lab-touch.patch >> "$tmp/kernel/series"
+t0=$(date +%s.%N)
+"$tmp/kernel/build.sh" -q >/dev/null || echo "bench-lab: the touched series did not build" >&2
+incr=$(secs "$t0")
+# Back to the real series: its kernel is cached, so this is a lookup.
+kernel/build.sh -q >/dev/null
+if [ "${BENCH_LAB_COLD:-1}" = 1 ]; then
+	echo "   (cold build in a private cache: unpack + full build, several minutes)"
+	t0=$(date +%s.%N)
+	TIERLAB_CACHE=$tmp/cold kernel/build.sh -q >/dev/null || echo "bench-lab: cold build failed" >&2
+	cold=$(secs "$t0")
+	rm -rf "$tmp/cold"
+	figure "cold kernel build (unpack + build)" "$cold" s - "-j$(nproc)"
+	figure "one patch changed / cold build" "$(awk -v a="$incr" -v b="$cold" 'BEGIN { printf "%.3f", a / b }')" ratio "<=0.15" "incremental: $incr s"
+else
+	figure "one patch changed, rebuild" "$incr" s - "cold build skipped (BENCH_LAB_COLD=0)"
+fi
+
+# --- 2. boot ----------------------------------------------------------------------
+# The lab's boots: --exec true, timed by run-lab itself and by the watchdog.
+: > "$tmp/lab-walls"
+for i in $(seq 1 "$boots"); do
+	t0=$(date +%s.%N)
+	./run-lab.sh -q --results "$tmp/r" --exec true "$topo" >/dev/null 2>&1
+	secs "$t0" >> "$tmp/lab-walls"
+done
+for f in "$tmp"/r/*/raw/boot-1.timing; do sed -n 's/.* init_secs=\([0-9.]*\).*/\1/p' "$f"; done > "$tmp/init"
+for f in "$tmp"/r/*/raw/boot-1.timing; do sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "$f"; done > "$tmp/qemu-walls"
+accel=$(jq -r .accelerator "$(ls -d "$tmp"/r/* | head -1)/meta.json")
+figure "QEMU start to /init (median of $boots, $accel)" "$(median < "$tmp/init")" s "<=3" "qboot, XZ kernel, uncompressed initramfs"
+figure "QEMU start to poweroff (median, $accel)" "$(median < "$tmp/qemu-walls")" s - "--exec true"
+# The same kernel and initramfs booted bare: the command run-lab used.
+cmdfile=$(ls "$tmp"/r/*/raw/qemu-1.cmd | head -1)
+: > "$tmp/bare-walls"
+for i in $(seq 1 "$boots"); do
+	d=$tmp/bare-$i
+	mkdir -p "$d/root/lab"
+	printf 'boot 1\nstep exec 60 true\n' > "$d/root/lab/plan"
+	(cd "$d/root" && find . | cpio -o -H newc --quiet) | cat build/initramfs.cpio - > "$d/initrd"
+	# shellcheck disable=SC2046
+	eval "set -- $(cat "$cmdfile")"
+	args=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-initrd) args+=(-initrd "$d/initrd"); shift ;;
+		file:*console*) args+=("file:$d/console") ;;
+		file:*channel*) args+=("file:$d/channel") ;;
+		*) args+=("$1") ;;
+		esac
+		shift
+	done
+	t0=$(date +%s.%N)
+	"${args[@]}" >/dev/null 2>&1
+	secs "$t0" >> "$tmp/bare-walls"
+done
+lab_med=$(median < "$tmp/lab-walls") bare_med=$(median < "$tmp/bare-walls")
+figure "bare QEMU boot, same kernel+initramfs (median)" "$bare_med" s - ""
+figure "run-lab --exec true / bare QEMU boot" "$(awk -v a="$lab_med" -v b="$bare_med" 'BEGIN { printf "%.3f", a / b }')" ratio "<=1.2" "run-lab median $lab_med s"
+
+# --- 3. parallel boots --------------------------------------------------------------
+work='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
+for j in 1 2; do
+	t0=$(date +%s.%N)
+	./run-lab.sh -q --results "$tmp/j$j" -j "$j" --boots 4 --exec "$work" "$topo" >/dev/null 2>&1
+	eval "wall_j$j=$(secs "$t0")"
+done
+figure "4 boots, -j1 wall" "$wall_j1" s - "each boot: a CPU-bound shell loop"
+figure "4 boots, -j2 wall" "$wall_j2" s - ""
+figure "throughput -j2 / -j1" "$(awk -v a="$wall_j1" -v b="$wall_j2" 'BEGIN { printf "%.3f", a / b }')" ratio ">=1.6" "$(nproc) host cores, 2 vCPUs per guest"
+
+# --- 4. fidelity ----------------------------------------------------------------------
+fid() {	# RESULTS-DIR EXTRA-ENV -> prints CoV of median p50 over boots and harness overhead
+	./run-lab.sh -q --results "$1" --boots "$boots" --profile quick --benches latency "$topo" >/dev/null 2>&1
+	local sum
+	sum=$(ls -d "$1"/*/)summary.csv
+	awk -F, '$2 == "latency" && $3 == "bind" && $5 == "4k" && $6 == "free" && $7 == "p50" { print $8 }' "$sum" |
+		awk '{ s += $1; ss += $1 * $1; n++ } END { m = s / n; printf "%.4f\n", sqrt((ss / n - m * m) > 0 ? ss / n - m * m : 0) / m }'
+	awk -F, '$2 == "latency" && $5 == "4k" && $6 == "free" && $7 == "harness_overhead_ratio" { print $8 }' "$sum" | median
+}
+mapfile -t on < <(fid "$tmp/fid-on")
+mapfile -t off < <(TIERLAB_PREALLOC=off fid "$tmp/fid-off")
+figure "harness overhead (timed / untimed loop, median)" "${on[1]:-nan}" ratio "<=1.05" "latency 4k free, all policies"
+figure "CoV of p50 fault latency over $boots boots" "${on[0]:-nan}" ratio "<=0.05" "bind 4k free, prealloc on"
+figure "CoV of p50 fault latency, prealloc off" "${off[0]:-nan}" ratio - "why prealloc is on"
+
+# --- 5. scaling ---------------------------------------------------------------------------
+# Wall time of a quick run against guest memory and node count, from
+# topologies made for the purpose.
+scale_topo() {	# NODES MEM
+	{
+		echo "name: scale-$1n-$2"
+		echo "description: bench-lab scaling point"
+		echo "cpus: 2"
+		echo "nodes:"
+		echo "  - { id: 0, kind: dram, memory: $2, cpus: 0-1, read_latency_ns: 80, write_latency_ns: 80, read_bandwidth: 100GB/s, write_bandwidth: 60GB/s }"
+		for n in $(seq 1 $(($1 - 1))); do
+			echo "  - { id: $n, kind: pmem, memory: $2, read_latency_ns: 300, write_latency_ns: 100, read_bandwidth: 40GB/s, write_bandwidth: 14GB/s }"
+		done
+	} > "$tmp/scale-$1n-$2.yaml"
+	echo "$tmp/scale-$1n-$2.yaml"
+}
+for point in "2 512M" "2 1G" "2 2G" "4 512M" "4 1G"; do
+	set -- $point
+	t=$(scale_topo "$1" "$2")
+	t0=$(date +%s.%N)
+	./run-lab.sh -q --results "$tmp/scale" --profile quick "$t" >/dev/null 2>&1
+	figure "quick run, $1 nodes x $2" "$(secs "$t0")" s - "wall time of the whole run"
+done
+
+mv "$out/figures.csv.tmp" "$out/figures.csv"
+{
+	echo "| figure | value | unit | target | verdict | note |"
+	echo "|---|---|---|---|---|---|"
+	tail -n +2 "$out/figures.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+} > "$out/figures.md"
+echo "figures: $out/figures.csv (README table: $out/figures.md)"
