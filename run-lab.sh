@@ -126,6 +126,17 @@ if ! make -s -C "$lab" all initramfs >"$buildlog" 2>&1; then
 fi
 labtool=$lab/build/host/labtool
 
+# Benchmark names are checked against tierbench's own list before any boot.
+case $benches in
+default | none) ;;
+*)
+	known=$("$lab/build/guest/tierbench" --list | awk 'NR > 1 { print $1 }')
+	for b in ${benches//,/ }; do
+		grep -qx -- "$b" <<<"$known" || die "--benches: unknown benchmark '$b' (known: $(echo $known | tr ' ' ,))"
+	done
+	;;
+esac
+
 # Every topology is checked before anything is built, booted or written.
 for t in "${topologies[@]}"; do
 	"$labtool" validate "$t" >/dev/null || exit $?
