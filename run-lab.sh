@@ -117,6 +117,7 @@ for a in "${!adds[@]}"; do adds[a]=$(realpath "${adds[a]}"); done
 
 # --- packages and host tools ---------------------------------------------------
 "$lab/lab/deps.sh" build || exit 1
+[ "$kernel" != 6.1 ] || "$lab/lab/deps.sh" optional || exit 1
 say "building host tools and guest binaries"
 buildlog=$(mktemp "${TMPDIR:-/tmp}/tierlab-make.XXXXXX")
 trap 'rm -f "$buildlog"' EXIT
