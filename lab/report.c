@@ -346,6 +346,7 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 				     : NAN;
 		/* the fill curve: MiB that landed on the preferred nodes, where it first fell back */
 		l->fill_mib = l->fill_first = l->fill_last = l->fill_outcome_mib = NAN;
+		l->fill_before = 0;
 		np = fill_points(r, &e->v[i], NULL, &pts);
 		if (np) {
 			double prev = 0, sum = 0;
@@ -358,8 +359,10 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 					h->fill_step = step;
 				if (!isnan(pts[k].frac))
 					sum += pts[k].frac * step;
-				if (isnan(l->fill_first) && pts[k].frac < 0.99)
+				if (isnan(l->fill_first) && pts[k].frac < 0.99) {
 					l->fill_first = pts[k].x;
+					l->fill_before = prev;
+				}
 				prev = pts[k].x;
 			}
 			l->fill_mib = sum;
@@ -455,6 +458,7 @@ void fill_summary(const struct headline *h, const struct headline_line *l, struc
 {
 	char a[32], c[32];
 
+	(void)h;
 	if (isnan(l->fill_mib)) {
 		sb_puts(b, "not measured");
 		return;
@@ -463,10 +467,10 @@ void fill_summary(const struct headline *h, const struct headline_line *l, struc
 	if (isnan(l->fill_first)) {
 		fmt_num(a, sizeof(a), l->fill_last);
 		sb_printf(b, "never fell back (%s MiB there)", c);
-	} else if (l->fill_first <= h->fill_step) {
+	} else if (l->fill_before <= 0) {
 		sb_printf(b, "elsewhere from the first step (%s MiB there in all)", c);
 	} else {
-		fmt_num(a, sizeof(a), l->fill_first - h->fill_step);
+		fmt_num(a, sizeof(a), l->fill_before);
 		sb_printf(b, "all there until %s MiB (%s MiB there in all)", a, c);
 	}
 	if (l->fill_outcome && strcmp(l->fill_outcome, "completed")) {
@@ -615,18 +619,19 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		if (!o->oom_bad || policy_is_reference(e->v[i].policy))
 			continue;
 		bad_outcomes(r, &e->v[i], &bad);
+		sb_putc(b, '\n');
 		if (!isnan(o->fill_mib) && isnan(o->fill_first))
-			sb_printf(b, " %s never put a page outside its nodes, but was %s once they were "
+			sb_printf(b, "%s never put a page outside its nodes, but was %s once they were "
 				     "full: use it only when the workload always fits.",
 				  e->v[i].label, bad.s ? bad.s : "killed");
 		else
-			sb_printf(b, " %s was %s in the OOM tests.", e->v[i].label,
+			sb_printf(b, "%s was %s in the OOM tests.", e->v[i].label,
 				  bad.s ? bad.s : "killed");
 		sb_free(&bad);
 	}
 latency:
 	if (!h->have_lat) {
-		sb_puts(b, " There are no fault-latency figures to compare.");
+		sb_puts(b, "\nThere are no fault-latency figures to compare.");
 		goto out;
 	}
 	/* latency (mbind): the recommended policy, or the fastest, against every other */
@@ -648,7 +653,7 @@ latency:
 			goto out;
 		}
 		lc = &h->lines[ref].lat[0];
-		sb_printf(b, " Median fault latency (%s pages, scenario %s, policy set with %s) of %s: ",
+		sb_printf(b, "\nMedian fault latency (%s pages, scenario %s, policy set with %s) of %s: ",
 			  h->lat_ps, h->lat_sc, lat_benches[0].via, e->v[ref].label);
 		lat_text(lc, b);
 		sb_puts(b, ".");
@@ -691,7 +696,7 @@ latency:
 			sb_printf(b, " No interval was recorded for %s, so no difference is claimed "
 				     "there.", noci.s);
 		interval_words(mincov, reps, &iw);
-		sb_printf(b, " **How sure:** each interval is the %s", iw.s ? iw.s : "");
+		sb_printf(b, "\n**How sure:** each interval is the %s", iw.s ? iw.s : "");
 		if (weak)
 			sb_puts(b, " — it holds the true median less often than a 95% interval would, so "
 				   "disjoint intervals are a hint, not a proof; run the full profile "

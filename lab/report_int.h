@@ -64,6 +64,7 @@ struct headline_line {
 	double pref;			/* fallback: fraction on the preferred nodes */
 	double fill_mib;		/* fill curve: MiB that landed on the preferred nodes */
 	double fill_first;		/* x of the first step below 99 % there (NAN: never) */
+	double fill_before;		/* x of the step before it (0: the first step) */
 	double fill_last;		/* last x of the curve */
 	const char *fill_outcome;	/* how the fill ended */
 	double fill_outcome_mib;

@@ -137,7 +137,7 @@ const char report_css[] =
 	"th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}\n"
 	"th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"tbody tr:nth-child(even){background:#fafafa}\n"
-	".answer{background:#eef6ee;border-left:5px solid #4caf50;padding:.7em 1em}\n"
+	".answer{background:#eef6ee;border-left:5px solid #4caf50;padding:.1em 1em}\n"
 	".caveat{background:#fff6e0;border-left:5px solid #ffb300;padding:.7em 1em}\n"
 	".warn{background:#fdecea;border-left:5px solid #d32f2f;padding:.7em 1em}\n"
 	"figure{margin:1.2em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}\n"
@@ -942,7 +942,15 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 
 	doc_heading(d, 2, "answer", "Which policy?");
 	recommendation(r, e, h, &rec);
-	doc_para(d, "answer", rec.s);
+	/* one box, a paragraph per line */
+	sb_puts(&d->html, "<div class=\"answer\">\n");
+	for (char *line = rec.s, *nl; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		doc_para(d, NULL, line);
+	}
+	sb_puts(&d->html, "</div>\n");
 	sb_free(&rec);
 	tcg_caveat(d, r);
 	sec_boot_problems(d, r);

@@ -20,6 +20,6 @@ do for [fmt in "svg png"] {
 		set terminal pngcairo size 960,540 noenhanced font "DejaVu Sans,10" background "#ffffff"
 	}
 	set output ARG2.".".fmt
-	plot for [i=2:ncols+1] ARG1 using 1:i with linespoints lw 2 dt i-1 pt i+3 ps 1.2 title columnheader(i)
+	plot for [i=2:ncols+1] ARG1 using 1:i with linespoints lw 2 dt i-1 pt i+3 ps 1.2 pi 8 title columnheader(i)
 	unset output
 }

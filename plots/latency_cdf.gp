@@ -15,7 +15,7 @@ set format x "%.0s%c"
 set yrange [0:100]
 set ytics 10
 set grid xtics mxtics ytics lc rgb "#dddddd"
-set key outside right top
+set key inside right bottom opaque box samplen 3
 do for [fmt in "svg png"] {
 	if (fmt eq "svg") {
 		set terminal svg size 960,540 noenhanced font "DejaVu Sans,11" background "#ffffff"
