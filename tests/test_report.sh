@@ -27,7 +27,7 @@ command -v gnuplot >/dev/null || { echo "SKIP: gnuplot missing (apt-get install 
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-RUN=$TMP/a/small-tiered-20250301-101500
+RUN=$TMP/a/dram-pmem-20261202-215445
 mkdir -p "$TMP/a" && cp -r "$FIXTURE" "$RUN"
 
 # --- the report ---
@@ -42,8 +42,8 @@ check "report.md written" test -s "$RUN/report.md"
 check "no temporary files left" sh -c "! ls -a '$RUN' | grep -q -e '\.tmp-' -e '\.plots\.'"
 
 # --- plots: every kind, valid SVG and PNG ---
-for kind in latency latency-median fallback-fill placement oom-matrix model-cost \
-	    fallback-order workload; do
+for kind in latency latency-median latency-cdf latency-task latency-task-median fallback-fill \
+	    placement oom-matrix model-cost; do
 	set -- "$RUN"/plots/$kind-*.svg "$RUN"/plots/$kind.svg
 	found=0
 	for f; do [ -f "$f" ] && found=1; done
@@ -70,35 +70,69 @@ done
 [ $png_ok = 1 ] && ok "every PNG is a 960x540 PNG" || not_ok "every PNG is a 960x540 PNG"
 check "data files beside the plots" test -s "$RUN/plots/data/latency-4k-free.dat"
 
-# --- expected series ---
-for label in "bind pmem:1+3" "preferred pmem:1" "preferred-many pmem:1+3" \
-	     "weighted-interleave all:0+1+2+3" "interleave all:0+1+2+3" "default"; do
+# --- expected series: tierbench's real names reach the figures ---
+for label in "bind pmem:1" "preferred pmem:1" "preferred-many pmem:1" \
+	     "weighted-interleave pmem:1" "interleave pmem:1" "default pmem:1"; do
 	check "latency plot has series '$label'" grep -qF ">$label<" "$RUN/plots/latency-4k-free.svg"
+	check "set_mempolicy latency plot has series '$label'" grep -qF ">$label<" "$RUN/plots/latency-task-4k-free.svg"
+	check "CDF from boots/1.hist has series '$label'" grep -qF ">$label (2 reps, 8192 faults)<" "$RUN/plots/latency-cdf-4k-free.svg"
 done
-for label in "bind pmem:1+3" "preferred pmem:1" "preferred-many pmem:1+3"; do
+check "CDF data pooled from the HIST buckets (bind's first bucket)" \
+	grep -q '^9984 0.0610' "$RUN/plots/data/latency-cdf-4k-free.dat"
+check "CDF reaches 100%" grep -q ' 100 $' "$RUN/plots/data/latency-cdf-4k-free.dat"
+check "p99_9 plotted as p99.9" grep -q '^"p99.9" 589824 ' "$RUN/plots/data/latency-4k-free.dat"
+check "median figure has the p50_ci95 interval" grep -q '^"bind pmem:1" 10752 10752 10752 $' "$RUN/plots/data/latency-median-4k-free.dat"
+for label in "bind pmem:1 (oom_killed)" "preferred pmem:1" "preferred-many pmem:1" "default pmem:1"; do
 	check "fill curve has series '$label'" grep -qF ">$label<" "$RUN/plots/fallback-fill-4k.svg"
 done
-check "placement plot has node segments" grep -qF ">node 3 (tier 5)<" "$RUN/plots/placement-4k-full.svg"
-check "OOM matrix shows oom-killed" grep -qF ">oom-killed<" "$RUN/plots/oom-matrix.svg"
-check "OOM matrix shows sigbus" grep -qF ">sigbus<" "$RUN/plots/oom-matrix.svg"
-check "titles name topology and kernel" grep -qF "small-tiered, kernel 6.12.57-tierlab-3f9c2a1d" "$RUN/plots/model-cost.svg"
-check "workload figure per metric" test -s "$RUN/plots/workload-fio-randread-read-iops.svg"
+check "fill curve x comes from fill@<MiB> (preferred-many's drop at 912)" \
+	grep -q '^912 ? 0 68.1396 100 $' "$RUN/plots/data/fallback-fill-4k.dat"
+check "placement plot has node segments" grep -qF ">node 1 (tier 31)<" "$RUN/plots/placement-4k-full.svg"
+check "OOM matrix shows oom_killed with MiB" grep -qF ">oom_killed, 884.7/1257 MiB<" "$RUN/plots/oom-matrix.svg"
+check "OOM matrix shows sigbus" grep -qF ">sigbus, 10/12 MiB<" "$RUN/plots/oom-matrix.svg"
+check "titles name topology and kernel" grep -qF "dram-pmem, kernel 6.12.118-tierlab-e3b0c442" "$RUN/plots/model-cost.svg"
 
-# --- the report lists every policy of the fixture ---
-policies=$(cut -d, -f3 "$FIXTURE/summary.csv" | sed 1d | sort -u | grep -vx -- '-')
+# --- the report: every policy, the real figures in the headline ---
+policies=$(awk -F, 'NR > 1 && $12 == "ok" { print $3 }' "$FIXTURE/summary.csv" | sort -u | grep -vx -- '-')
 for p in $policies; do
 	check "report.html lists policy $p" grep -q "<td>$p\( (reference)\)\?</td>" "$RUN/report.html"
 	check "report.md lists policy $p" grep -q "^|$p\( (reference)\)\? |" "$RUN/report.md"
 done
-check "recommendation names a policy" grep -q 'class="answer"><strong>preferred-many' "$RUN/report.html"
-check "recommendation claims no difference where CIs overlap" grep -q 'cannot be told apart from bind' "$RUN/report.md"
+check "no policy '-' in the headline" sh -c "! grep -q '^|- |' '$RUN/report.md'"
+check "title names topology and kernel" grep -q '<h1>tierlab: dram-pmem, kernel 6.12.118-tierlab-e3b0c442</h1>' "$RUN/report.html"
+check "headline: bind's p50 with its interval, mbind" grep -qF '|bind |pmem:1 |10752 \[10752, 10752\] |16384 \[16384, 16896\] |46080 |100 |' "$RUN/report.md"
+check "headline: both ways of setting the policy are labelled" grep -qF 'mbind() (4k, free) |p50, ns \[interval\], set\_mempolicy() |' "$RUN/report.md"
+check "headline: bind's OOM outcomes" grep -qF '4k oom\_killed at 884.7 of 1257 MiB (memory-policy constraint); thp enomem at 0 of 1257 MiB; 2m sigbus at 10 of 12 MiB |' "$RUN/report.md"
+check "headline: fill curve per policy" grep -qF 'all there until 896 MiB (906.9 MiB there in all)' "$RUN/report.md"
+check "headline: bind never fell back, killed" grep -qF 'never fell back (896 MiB there); oom\_killed at 897.3 MiB' "$RUN/report.md"
+check "headline: modeled cost" grep -qF '|305 / 39400 |' "$RUN/report.md"
+check "interval coverage stated, not called 95%" grep -qF 'range of 2 repetitions, coverage 50% — not a 95% interval' "$RUN/report.md"
+check "recommendation names the tied policies" grep -qF '<p><strong>preferred pmem:1</strong> and <strong>preferred-many pmem:1</strong> (tied)' "$RUN/report.html"
+check "recommendation says why not bind" grep -qF 'bind pmem:1 never put a page outside its nodes, but was oom\_killed (4k), sigbus (2m)' "$RUN/report.md"
+check "recommendation claims no difference where intervals overlap" grep -q 'cannot be told apart from preferred-many pmem:1' "$RUN/report.md"
+check "recommendation says how sure" grep -qF '**How sure:** each interval is the range of 2 repetitions, coverage 50%' "$RUN/report.md"
+check "latency table shows bind's OOM kill under full" grep -qF '|4k |full |bind pmem:1 |n/a |n/a |n/a |n/a |n/a |n/a |n/a |n/a |oom\_killed at 14.92 MiB (memory-policy constraint) |' "$RUN/report.md"
+check "latency_task has its own table" grep -qF 'Bench latency\_task: policy set with set\_mempolicy()' "$RUN/report.md"
+check "latency_task is not a workload" sh -c "! ls '$RUN/plots' | grep -q workload"
+check "early-ended cases grouped" grep -qF '|latency |thp |free |enomem |0 |all 6 |' "$RUN/report.md"
 check "TCG caveat present" grep -q 'Emulated CPU (TCG)' "$RUN/report.html"
-check "TAP checks shown" grep -q 'fallback-order sysctl present' "$RUN/report.md"
-check "unknown metric kept (minor_faults)" grep -q 'minor_faults' "$RUN/report.html"
-check "unknown word row kept (paging_mode)" grep -q 'paging\\_mode' "$RUN/report.md"
-check "panicked boot is flagged" grep -q 'Boot b4 ended panic' "$RUN/report.html"
+check "TAP checks from boots/1.tap, named by step" grep -qF '|1 |checks-pmem |ok |13 |' "$RUN/report.md"
+check "TAP group of a later step" grep -qF '|1 |oom-pmem |ok |1 |oom bind/4k' "$RUN/report.md"
+check "TAP counts" grep -qF '31 passed, 0 failed, 1 skipped (from boots/\*.tap)' "$RUN/report.md"
+check "environment: topology file from meta.json topologies[]" grep -qF 'topologies/dram-pmem.yaml (hash sha256:' "$RUN/report.md"
+check "environment: run end from meta.json" grep -qF '|run ended |2026-12-02T21:57:31+00:00 |' "$RUN/report.md"
+check "panicked boot is flagged" grep -q 'Boot 2 ended panic' "$RUN/report.html"
+check "panicked boot's rows stay out of the headline" sh -c "! grep -q '99999' '$RUN/report.md' || grep -q '|99999 |' '$RUN/report.md' && ! grep -qF '|bind |pmem:1 |99999' '$RUN/report.md'"
 check "no network references in report.html" sh -c "! grep -Eq '(src|href)=\"(https?:)?//' '$RUN/report.html'"
 check "embedded figures are data: URIs" grep -q 'src="data:image/svg+xml;base64,' "$RUN/report.html"
+
+# --- without meta.json: facts from the guest's META line and run.args ---
+NOMETA=$TMP/nometa/dram-pmem-20261202-215445
+mkdir -p "$TMP/nometa" && cp -r "$FIXTURE" "$NOMETA" && rm "$NOMETA/meta.json"
+"$LABTOOL" report "$NOMETA" >/dev/null 2>&1
+check "no meta.json: kernel from the META line" grep -q '<h1>tierlab: dram-pmem, kernel 6.12.118-tierlab-e3b0c442</h1>' "$NOMETA/report.html"
+check "no meta.json: accelerator from run.args" grep -qF 'accelerator tcg (requested, run.args)' "$NOMETA/report.md"
+check "no meta.json: it says so" grep -qF 'meta.json is missing from this run' "$NOMETA/report.md"
 
 # --- regenerating gives the same files, wherever the run lives ---
 cp -r "$RUN" "$TMP/first"
@@ -107,15 +141,15 @@ check "regenerated report.html is byte-identical" cmp "$TMP/first/report.html" "
 check "regenerated report.md is byte-identical" cmp "$TMP/first/report.md" "$RUN/report.md"
 check "regenerated plots are byte-identical" diff -r "$TMP/first/plots" "$RUN/plots"
 mkdir -p "$TMP/elsewhere/x"
-cp -r "$FIXTURE" "$TMP/elsewhere/x/small-tiered-20250301-101500"
-"$LABTOOL" report "$TMP/elsewhere/x/small-tiered-20250301-101500/" >/dev/null 2>&1
+cp -r "$FIXTURE" "$TMP/elsewhere/x/dram-pmem-20261202-215445"
+"$LABTOOL" report "$TMP/elsewhere/x/dram-pmem-20261202-215445/" >/dev/null 2>&1
 check "report does not depend on the run's path" cmp "$TMP/first/report.html" \
-	"$TMP/elsewhere/x/small-tiered-20250301-101500/report.html"
+	"$TMP/elsewhere/x/dram-pmem-20261202-215445/report.html"
 
 # --- bad input: one line naming file and line, exit non-zero, nothing written ---
 BAD=$TMP/bad
 cp -r "$FIXTURE" "$BAD"
-sed -i '5s/,ns,/,ns,extra,/' "$BAD/summary.csv"
+sed -i '5s/,MiB,/,MiB,extra,/' "$BAD/summary.csv"
 if "$LABTOOL" report "$BAD" >/dev/null 2>"$TMP/err"; then
 	not_ok "malformed row fails"
 else
@@ -125,7 +159,7 @@ check "error names file and line" grep -q "summary.csv:5: expected 12 fields, go
 check "error is one line" test "$(wc -l <"$TMP/err")" -eq 1
 check "nothing written on bad input" sh -c "! ls -a '$BAD' | grep -q -e report -e plots"
 cp "$FIXTURE/summary.csv" "$BAD/summary.csv"
-sed -i '7s/,ns,small/,n s,small/; 7s/\(p[0-9]*_ns\),[0-9]*,/\1,12 3,/' "$BAD/summary.csv"
+sed -i '7s/,preferred_frac,1,/,preferred_frac,12 3,/' "$BAD/summary.csv"
 "$LABTOOL" report "$BAD" >/dev/null 2>"$TMP/err"
 check "bad value names the field" grep -q "summary.csv:7: value: '12 3'" "$TMP/err"
 rm "$BAD/summary.csv"
@@ -139,12 +173,12 @@ printf '{"kernel_release": "x",\n "accelerator": }\n' >"$BAD/meta.json"
 check "malformed meta.json names line and column" grep -q "meta.json:2:17: expected a value" "$TMP/err"
 
 # --- compare: a second "kernel" whose preferred-many medians are 10% lower ---
-B=$TMP/b/small-tiered-20250302-090000
+B=$TMP/b/dram-pmem-20261203-090000
 mkdir -p "$TMP/b" && cp -r "$FIXTURE" "$B"
 awk -F, -v OFS=, '$2 == "latency" && $3 == "preferred-many" &&
-	($7 == "p50_ns" || $7 ~ /^median_ci95_/) { $8 = int($8 * 0.9) } { print }' \
+	($7 == "p50" || $7 ~ /^p50_ci95_/) { $8 = int($8 * 0.9) } { print }' \
 	"$FIXTURE/summary.csv" >"$B/summary.csv"
-sed -i 's/6.12.57-tierlab-3f9c2a1d/6.12.57-tierlab-77aa01be/' "$B/meta.json"
+sed -i 's/6.12.118-tierlab-e3b0c442/6.12.118-tierlab-77aa01be/' "$B/meta.json"
 if "$LABTOOL" compare -o "$TMP/cmp" "$RUN" "$B" >/dev/null 2>"$TMP/err"; then
 	ok "labtool compare exits 0"
 else
@@ -152,9 +186,10 @@ else
 fi
 check "compare.html/md/csv written" test -s "$TMP/cmp/compare.html" -a -s "$TMP/cmp/compare.md" -a -s "$TMP/cmp/compare.csv"
 check "a real difference is called (CIs disjoint)" \
-	grep -q '^latency,preferred-many,4k,free,p50_ns,2,11977,10779,-1198,-1609,-788,lower$' "$TMP/cmp/compare.csv"
-check "no claim where CIs overlap" grep -q '^latency,bind,4k,free,p50_ns,2,11800,11800,0,-424,424,overlap$' "$TMP/cmp/compare.csv"
-check "compare shows both kernels" grep -q '6.12.57-tierlab-77aa01be' "$TMP/cmp/compare.md"
+	grep -q '^latency,preferred-many,4k,free,p50,2,16384,14745,-1639,-2842,-410,lower$' "$TMP/cmp/compare.csv"
+check "no claim where intervals overlap" grep -q '^latency,bind,4k,free,p50,2,10752,10752,0,0,0,overlap$' "$TMP/cmp/compare.csv"
+check "set_mempolicy medians compared too" grep -q '^latency_task,preferred,4k,free,p50,2,' "$TMP/cmp/compare.csv"
+check "compare shows both kernels" grep -q '6.12.118-tierlab-77aa01be' "$TMP/cmp/compare.md"
 "$LABTOOL" compare "$RUN" >/dev/null 2>&1
 check "compare needs two runs (exit 64)" test $? -eq 64
 

@@ -157,14 +157,49 @@ TEST(report_escaping_and_base64)
 
 TEST(report_oom_and_policy_order)
 {
+	/* tierbench's words (bench/README.md), best first */
 	CHECK(oom_outcome_rank("completed") < oom_outcome_rank("enomem"));
-	CHECK(oom_outcome_rank("sigbus") < oom_outcome_rank("oom-killed"));
-	CHECK(oom_outcome_rank("weird") > oom_outcome_rank("oom-killed"));
+	CHECK(oom_outcome_rank("enomem") < oom_outcome_rank("sigbus"));
+	CHECK(oom_outcome_rank("sigbus") < oom_outcome_rank("oom_killed"));
+	CHECK(oom_outcome_rank("weird") > oom_outcome_rank("oom_killed"));
+	CHECK(!outcome_is_bad("completed"));
+	CHECK(!outcome_is_bad("enomem"));
+	CHECK(!outcome_is_bad("efault"));
+	CHECK(outcome_is_bad("timeout"));
+	CHECK(outcome_is_bad("sigsegv"));
+	CHECK(outcome_is_bad("killed"));
+	CHECK(outcome_is_bad("oom_killed"));
 	CHECK(policy_rank("bind") < policy_rank("preferred-many"));
 	CHECK(policy_rank("preferred-many") < policy_rank("default"));
 	CHECK(policy_rank("mystery") > policy_rank("default"));
 	CHECK(policy_is_reference("interleave"));
 	CHECK(!policy_is_reference("preferred"));
+	CHECK(bench_is_micro("latency_task"));
+	CHECK(!bench_is_micro("fio"));
+}
+
+TEST(report_hist_parse)
+{
+	struct hist h;
+
+	CHECK(hist_parse("HIST bench=latency policy=bind nodes=pmem:1 pagesize=4k scenario=free "
+			 "rep=1 unit=ns buckets=9984:5+10240:777+8650752:1", "1", &h) == 0);
+	CHECK_STR(h.bench, "latency");
+	CHECK_STR(h.nodes, "pmem:1");
+	CHECK_STR(h.boot, "1");
+	CHECK(h.rep == 1);
+	CHECK(h.nb == 3);
+	if (h.nb == 3) {
+		CHECK_NEAR(h.lo[0], 9984, 0);
+		CHECK_NEAR(h.count[1], 777, 0);
+		CHECK_NEAR(h.lo[2], 8650752, 0);
+	}
+	hist_free(&h);
+	/* malformed: no buckets, a bucket without a count, descending bounds */
+	CHECK(hist_parse("bench=latency policy=bind pagesize=4k scenario=free", "1", &h) == -1);
+	CHECK(hist_parse("bench=latency policy=bind pagesize=4k scenario=free buckets=10:", "1", &h) == -1);
+	CHECK(hist_parse("bench=latency policy=bind pagesize=4k scenario=free buckets=10:1+5:1", "1",
+			 &h) == -1);
 }
 
 /* ---- the recommendation: no claim when CIs overlap ---- */
@@ -194,24 +229,68 @@ static struct row mkrow(const char *bench, const char *policy, const char *nodes
 	return w;
 }
 
+static void interval_of(struct sbuf *b, double cov, double reps)
+{
+	b->len = 0;
+	sb_puts(b, "");
+	interval_words(cov, reps, b);
+}
+
+TEST(report_interval_words_state_coverage)
+{
+	struct sbuf b = { 0 };
+
+	interval_of(&b, 0.5, 2);
+	CHECK_STR(b.s, "range of 2 repetitions, coverage 50%");
+	interval_of(&b, 0.9375, 5);
+	CHECK_STR(b.s, "range of 5 repetitions, coverage 93.75%");
+	interval_of(&b, 0.988, 11);
+	CHECK_STR(b.s, "98.8% CI");
+	sb_free(&b);
+}
+
+/* Rows as tierbench writes them (bench/README.md), from the dram-pmem run. */
 TEST(report_recommendation_is_honest)
 {
 	struct row rows[] = {
-		mkrow("latency", "bind", "1", "4k", "free", "p50_ns", "100"),
-		mkrow("latency", "bind", "1", "4k", "free", "median_ci95_lo_ns", "95"),
-		mkrow("latency", "bind", "1", "4k", "free", "median_ci95_hi_ns", "105"),
-		mkrow("latency", "preferred", "1", "4k", "free", "p50_ns", "103"),
-		mkrow("latency", "preferred", "1", "4k", "free", "median_ci95_lo_ns", "99"),
-		mkrow("latency", "preferred", "1", "4k", "free", "median_ci95_hi_ns", "107"),
-		mkrow("latency", "preferred-many", "1+3", "4k", "free", "p50_ns", "130"),
-		mkrow("latency", "preferred-many", "1+3", "4k", "free", "median_ci95_lo_ns", "120"),
-		mkrow("latency", "preferred-many", "1+3", "4k", "free", "median_ci95_hi_ns", "140"),
-		mkrow("fallback", "bind", "1", "4k", "full", "preferred_frac", "1"),
-		mkrow("fallback", "preferred", "1", "4k", "full", "preferred_frac", "0.4"),
-		mkrow("fallback", "preferred-many", "1+3", "4k", "full", "preferred_frac", "0.3"),
-		mkrow("oom", "bind", "1", "4k", "full", "outcome", "oom-killed"),
-		mkrow("oom", "preferred", "1", "4k", "full", "outcome", "completed"),
-		mkrow("oom", "preferred-many", "1+3", "4k", "full", "outcome", "enomem"),
+		mkrow("latency", "-", "pmem:1", "-", "free", "filler_mib", "0"),
+		mkrow("latency", "bind", "pmem:1", "4k", "free", "p50", "10752"),
+		mkrow("latency", "bind", "pmem:1", "4k", "free", "p50_ci95_low", "10752"),
+		mkrow("latency", "bind", "pmem:1", "4k", "free", "p50_ci95_high", "10752"),
+		mkrow("latency", "bind", "pmem:1", "4k", "free", "p50_ci_coverage", "0.5"),
+		mkrow("latency", "bind", "pmem:1", "4k", "free", "reps", "2"),
+		mkrow("latency", "preferred", "pmem:1", "4k", "free", "p50", "16384"),
+		mkrow("latency", "preferred", "pmem:1", "4k", "free", "p50_ci95_low", "16128"),
+		mkrow("latency", "preferred", "pmem:1", "4k", "free", "p50_ci95_high", "16896"),
+		mkrow("latency", "preferred", "pmem:1", "4k", "free", "p50_ci_coverage", "0.5"),
+		mkrow("latency", "preferred", "pmem:1", "4k", "free", "reps", "2"),
+		mkrow("latency", "preferred-many", "pmem:1+3", "4k", "free", "p50", "16384"),
+		mkrow("latency", "preferred-many", "pmem:1+3", "4k", "free", "p50_ci95_low", "15616"),
+		mkrow("latency", "preferred-many", "pmem:1+3", "4k", "free", "p50_ci95_high", "16896"),
+		mkrow("latency", "preferred-many", "pmem:1+3", "4k", "free", "p50_ci_coverage", "0.5"),
+		mkrow("latency", "preferred-many", "pmem:1+3", "4k", "free", "reps", "2"),
+		mkrow("latency_task", "preferred", "pmem:1", "4k", "free", "p50", "16896"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "full", "preferred_frac", "1"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "preferred_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "full", "preferred_frac", "1"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "fill@16", "step_preferred_frac", "1"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "fill@32", "step_preferred_frac", "1"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "fill", "outcome_oom_killed", "1"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "fill", "mib_before_outcome", "40"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@16", "step_preferred_frac", "1"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@32", "step_preferred_frac", "0.5"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@48", "step_preferred_frac", "0"),
+		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@16", "step_preferred_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@32", "step_preferred_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@48", "step_preferred_frac", "0.75"),
+		mkrow("oom", "bind", "pmem:1", "4k", "-", "outcome_oom_killed", "1"),
+		mkrow("oom", "bind", "pmem:1", "4k", "-", "mib_obtained", "884.719"),
+		mkrow("oom", "bind", "pmem:1", "4k", "-", "asked", "1257"),
+		mkrow("oom", "bind", "pmem:1", "4k", "-", "oom_constraint_memory_policy", "1"),
+		mkrow("oom", "bind", "pmem:1", "2m", "-", "outcome_sigbus", "1"),
+		mkrow("oom", "preferred", "pmem:1", "4k", "-", "outcome_completed", "1"),
+		mkrow("oom", "preferred", "pmem:1", "thp", "-", "outcome_enomem", "1"),
+		mkrow("oom", "preferred-many", "pmem:1+3", "4k", "-", "outcome_completed", "1"),
 	};
 	struct run r = { 0 };
 	struct entries e;
@@ -221,20 +300,45 @@ TEST(report_recommendation_is_honest)
 	r.rows = rows;
 	r.nrows = sizeof(rows) / sizeof(rows[0]);
 	collect_entries(&r, &e);
-	CHECK(e.n == 3);
+	CHECK(e.n == 3);	/* policy "-" is context, not an entry */
 	compute_headline(&r, &e, &h);
 	CHECK_STR(h.lat_ps, "4k");
+	CHECK_STR(h.lat_sc, "free");
 	CHECK_STR(h.fb_sc, "full");
+	CHECK(h.have_fill);
+	CHECK_NEAR(h.fill_step, 16, 1e-9);
+	CHECK_NEAR(h.lines[0].lat[0].p50, 10752, 0);
+	CHECK_NEAR(h.lines[0].lat[0].cov, 0.5, 1e-9);
+	CHECK_NEAR(h.lines[1].lat[1].p50, 16896, 0);	/* latency_task: set_mempolicy */
 	CHECK_NEAR(h.lines[0].pref, 1.0, 1e-9);
-	CHECK(h.lines[0].oom_bad == 1);
-	CHECK(h.lines[2].oom_bad == 0);	/* ENOMEM is not a kill */
+	CHECK(h.lines[0].oom_tests == 2 && h.lines[0].oom_bad == 2);
+	CHECK_STR(h.lines[0].oom_worst, "oom_killed");
+	CHECK(h.lines[1].oom_bad == 0);	/* ENOMEM is not a kill */
+	CHECK_NEAR(h.lines[1].fill_mib, 24, 1e-9);	/* 16 + 8 + 0 */
+	CHECK_NEAR(h.lines[1].fill_first, 32, 0);
+	CHECK_NEAR(h.lines[2].fill_mib, 44, 1e-9);	/* 16 + 16 + 12 */
+	CHECK(isnan(h.lines[0].fill_first));		/* bind never fell back */
+	CHECK_STR(h.lines[0].fill_outcome, "oom_killed");
+	oom_summary(&r, &e.v[0], &b);
+	CHECK_STR(b.s, "4k oom_killed at 884.7 of 1257 MiB (memory-policy constraint); 2m sigbus");
+	b.len = 0;
+	fill_summary(&h, &h.lines[1], &b);
+	CHECK_STR(b.s, "all there until 16 MiB (24 MiB there in all)");
+	b.len = 0;
+	fill_summary(&h, &h.lines[0], &b);
+	CHECK_STR(b.s, "never fell back (32 MiB there); oom_killed at 40 MiB");
+	b.len = 0;
 	recommendation(&r, &e, &h, &b);
-	/* bind keeps more but was killed; preferred wins on placement */
-	CHECK(strstr(b.s, "**preferred 1** keeps the largest share") != NULL);
-	CHECK(strstr(b.s, "bind 1 keeps more (100%) but was OOM-killed") != NULL);
-	/* bind's CI overlaps preferred's: no claim; preferred-many's does not */
-	CHECK(strstr(b.s, "cannot be told apart from bind 1") != NULL);
-	CHECK(strstr(b.s, "lower than preferred-many 1+3") != NULL);
+	/* preferred-many put 20 MiB more on its nodes: more than one 16 MiB step */
+	CHECK(strstr(b.s, "**preferred-many pmem:1+3**: it was not killed") != NULL);
+	CHECK(strstr(b.s, "(tied)") == NULL);
+	CHECK(strstr(b.s, "bind pmem:1 never put a page outside its nodes, but was oom_killed (4k), "
+			  "sigbus (2m)") != NULL);
+	/* preferred's interval overlaps; bind's lies below: a hint only, with 2 reps */
+	CHECK(strstr(b.s, "cannot be told apart from preferred pmem:1") != NULL);
+	CHECK(strstr(b.s, "higher than bind pmem:1") != NULL);
+	CHECK(strstr(b.s, "range of 2 repetitions, coverage 50%") != NULL);
+	CHECK(strstr(b.s, "95% CIs do not overlap") == NULL);
 	sb_free(&b);
 	headline_free(&h);
 	entries_free(&e);
