@@ -54,6 +54,7 @@
 #define SYSCTL		"/proc/sys/vm/preferred_many_fallback"
 #define TRACEFS		"/sys/kernel/tracing"
 #define EVENT		TRACEFS "/events/mempolicy/mpol_alloc"
+#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
 
 static int nr_tests, nr_failed;
 static int nr_nodes;		/* highest possible node id + 1 */
@@ -474,11 +475,16 @@ static unsigned long hex_mask(const char *s)
 
 struct trace_tally {
 	long events, bad, per_node[MAX_NODES], fell_back[MAX_NODES];
+	long pages, huge;	/* pages (1 << order) and order-9 events */
 	char bad_line[256];
 };
 
-/* Tally the preferred_many events; any with unexpected fields is "bad". */
-static int trace_stop(struct trace_tally *t, unsigned long mask, int nid)
+/*
+ * Tally the events of @want_mode; any with unexpected fields (nodes, nid,
+ * fell_back, or an order other than @want_order unless it is -1) is "bad".
+ */
+static int trace_stop(struct trace_tally *t, unsigned long mask, int nid,
+		      const char *want_mode, int want_order)
 {
 	char line[512];
 	FILE *f;
@@ -498,10 +504,12 @@ static int trace_stop(struct trace_tally *t, unsigned long mask, int nid)
 		if (!p || sscanf(p, "mpol_alloc: mode=%31s nodes=%63s nid=%d page_nid=%d order=%u fell_back=%d",
 				 mode, nodes, &req, &got, &order, &fell) != 6)
 			continue;
-		if (strcmp(mode, "preferred_many"))
+		if (strcmp(mode, want_mode))
 			continue;
 		t->events++;
-		if (hex_mask(nodes) != mask || req != nid || order ||
+		if (hex_mask(nodes) != mask || req != nid ||
+		    (want_order >= 0 && order != (unsigned int)want_order) ||
+		    order > 20 ||
 		    got < 0 || got >= MAX_NODES ||
 		    fell != !(mask & (1UL << got))) {
 			if (!t->bad++)
@@ -510,6 +518,8 @@ static int trace_stop(struct trace_tally *t, unsigned long mask, int nid)
 		}
 		t->per_node[got]++;
 		t->fell_back[got] += fell;
+		t->pages += 1L << order;
+		t->huge += order == 9;
 	}
 	fclose(f);
 	write_file(TRACEFS "/set_event_pid", "");
@@ -549,11 +559,11 @@ static int fill_pref_node(struct fill *f)
 	return 0;
 }
 
-/* Fault OVERFLOW_MIB under PREFERRED_MANY{pref_node}; placement per node. */
-static void *overflow(long *per_node)
+/* Fault OVERFLOW_MIB under @mode {pref_node}; placement per node. */
+static void *overflow_mode(int mode, long *per_node)
 {
 	size_t len = (size_t)OVERFLOW_MIB << 20;
-	void *p = map_policy(len, MPOL_PREFERRED_MANY, pref_node, 0);
+	void *p = map_policy(len, mode, pref_node, 0);
 
 	if (!p)
 		return NULL;
@@ -564,6 +574,11 @@ static void *overflow(long *per_node)
 		return NULL;
 	}
 	return p;
+}
+
+static void *overflow(long *per_node)
+{
+	return overflow_mode(MPOL_PREFERRED_MANY, per_node);
 }
 
 static const char *set_fallback(const char *setting)
@@ -653,7 +668,7 @@ static void test_counters_and_trace(const char *skip)
 	tracing = trace_start() == 0;
 	p = overflow(per_node);
 	if (tracing)
-		trace_stop(&t, mask, local_node);
+		trace_stop(&t, mask, local_node, "preferred_many", 0);
 	read_counters(&after);
 	if (!p) {
 		result(0, NULL, "mpol_pref_many_* rise by the pages placed (no overflow mapping)");
@@ -740,6 +755,128 @@ static void test_orders(const char *skip)
 		munmap(p, (size_t)OVERFLOW_MIB << 20);
 	}
 	set_fallback("local");
+}
+
+/*
+ * MPOL_PREFERRED: the counters match the placement, and the overflow follows
+ * the preferred node's own zonelist whatever vm.preferred_many_fallback says.
+ */
+static void test_preferred(const char *skip)
+{
+	struct counters before, after;
+	long per_node[MAX_NODES], fell = 0, elsewhere = 0;
+	int order[MAX_NODES], want = -1, n, ok;
+	void *p;
+
+	if (!skip && (!patched || read_counters(&before)))
+		skip = "kernel has no mpol_* counters";
+	if (skip) {
+		result(0, skip, "mpol_pref_* match the placement of an MPOL_PREFERRED overflow");
+		return;
+	}
+	n = zonelist_order(pref_node, order);
+	if (n > 1)
+		want = order[1];
+	p = overflow_mode(MPOL_PREFERRED, per_node);
+	read_counters(&after);
+	if (!p) {
+		result(0, NULL, "mpol_pref_* match the placement (no mapping)");
+		return;
+	}
+	show_placement("preferred", per_node);
+	ok = per_node[pref_node] > 0 &&
+	     after.global[PREF_HIT] - before.global[PREF_HIT] == per_node[pref_node];
+	for (n = 0; n < nr_nodes; n++) {
+		long dh = after.node[n][PREF_HIT] - before.node[n][PREF_HIT];
+		long df = after.node[n][PREF_FALLBACK] - before.node[n][PREF_FALLBACK];
+
+		if (n != pref_node) {
+			fell += per_node[n];
+			if (n != want)
+				elsewhere += per_node[n];
+		}
+		if (dh != (n == pref_node ? per_node[n] : 0) ||
+		    df != (n == pref_node ? 0 : per_node[n]))
+			ok = 0;
+	}
+	ok = ok && fell > 0 && !elsewhere &&
+	     after.global[PREF_FALLBACK] - before.global[PREF_FALLBACK] == fell;
+	diag("preferred: hit +%ld fallback +%ld",
+	     after.global[PREF_HIT] - before.global[PREF_HIT],
+	     after.global[PREF_FALLBACK] - before.global[PREF_FALLBACK]);
+	result(ok, NULL, "mpol_pref_* match the placement of an MPOL_PREFERRED overflow (%ld on node %d)",
+	       fell, want);
+	munmap(p, (size_t)OVERFLOW_MIB << 20);
+}
+
+/* A transparent huge page counts its 512 pages, traced as one order-9 event. */
+static void test_thp(void)
+{
+	static const char *what = "a PREFERRED_MANY THP adds 512 pages, one order-9 event";
+	size_t len = 8 * HUGE;
+	struct counters before, after;
+	struct trace_tally t;
+	char *raw, *p;
+	char buf[128], thp_saved[16] = "";
+	long dh;
+
+	if (!patched || read_file(THP_ENABLED, buf, sizeof(buf)) ||
+	    strstr(buf, "[never]")) {
+		result(0, patched ? "no THP" : "kernel has no mpol_* counters", "%s", what);
+		return;
+	}
+	raw = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED) {
+		result(0, "cannot map", "%s", what);
+		return;
+	}
+	p = (char *)(((unsigned long)raw + HUGE - 1) & ~(HUGE - 1));
+	/* the lab's kernel may lack madvise(2) (no CONFIG_ADVISE_SYSCALLS) */
+	if (madvise(p, len, MADV_HUGEPAGE)) {
+		char *b = strchr(buf, '[');
+
+		snprintf(thp_saved, sizeof(thp_saved), "%.*s",
+			 b ? (int)strcspn(b + 1, "]") : 0, b ? b + 1 : "");
+		write_file(THP_ENABLED, "always");
+	}
+	{
+		unsigned long mask[MAX_NODES / 64 + 1] = { 0 };
+
+		mask[pref_node / 64] |= 1UL << (pref_node % 64);
+		sys_mbind(p, len, MPOL_PREFERRED_MANY, mask);
+	}
+	read_counters(&before);
+	if (trace_start()) {
+		result(0, "cannot enable " EVENT, "%s", what);
+		munmap(raw, len + HUGE);
+		if (thp_saved[0])
+			write_file(THP_ENABLED, thp_saved);
+		return;
+	}
+	touch(p, len, PAGE);
+	trace_stop(&t, 1UL << pref_node, local_node, "preferred_many", -1);
+	read_counters(&after);
+	dh = after.global[HIT] - before.global[HIT] +
+	     after.global[FALLBACK] - before.global[FALLBACK];
+	diag("thp: enabled '%.*s', %ld events, %ld of order 9, %ld pages traced, counters +%ld, %ld bad",
+	     (int)strcspn(buf, "\n"), buf, t.events, t.huge, t.pages, dh, t.bad);
+	{
+		static char vm[1 << 16];
+
+		if (!read_file("/proc/vmstat", vm, sizeof(vm)))
+			diag("thp_fault_alloc %ld thp_fault_fallback %ld",
+			     find_counter(vm, "thp_fault_alloc"),
+			     find_counter(vm, "thp_fault_fallback"));
+	}
+	if (!t.huge)
+		result(0, "no THP was allocated", "%s", what);
+	else
+		result(!t.bad && t.pages == (long)(len / PAGE) && dh == t.pages, NULL,
+		       "%s (%ld THPs, %ld pages)", what, t.huge, dh);
+	munmap(raw, len + HUGE);
+	if (thp_saved[0])
+		write_file(THP_ENABLED, thp_saved);
 }
 
 /* (e) hugetlb: a pool page on the preferred node is a hit, the next a fallback */
@@ -901,12 +1038,15 @@ int main(int argc, char **argv)
 
 	test_counters_and_trace(skip);
 	test_orders(skip);
+	test_preferred(skip);
 	if (!skip)
 		munmap(fill.p, fill.len);
 	if (skip) {
+		result(0, skip, "a PREFERRED_MANY THP adds 512 pages, one order-9 event");
 		result(0, skip, "hugetlb PREFERRED_MANY hit and fallback are counted in pages");
 		result(0, skip, "hugetlb MPOL_BIND failure is counted in pages on the faulting node");
 	} else {
+		test_thp();
 		test_hugetlb();
 		test_hugetlb_bind_fail();
 	}
