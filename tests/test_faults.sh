@@ -12,8 +12,10 @@ fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 row='echo ROW bench=pre policy=- metric=m value=1 unit=n'
 
-# 1. Forced panic: rows before it are kept and marked.
-out=$(./run-lab.sh -q --results "$tmp/panic" --exec "$row; echo c > /proc/sysrq-trigger" "$topo" 2>&1); rc=$?
+# 1. Forced panic: rows before it are kept and marked.  The pause lets
+# labrun read the row from the step's pipe: a row still in the pipe when the
+# kernel dies never left the step, and no guest-side framing can save it.
+out=$(./run-lab.sh -q --results "$tmp/panic" --exec "$row; sleep 1; echo c > /proc/sysrq-trigger" "$topo" 2>&1); rc=$?
 check "panic: exit 3" '[ $rc = 3 ]'
 check "panic: reported as a guest kernel panic" 'grep -q "guest kernel panic" <<<"$out"'
 check "panic: console excerpt shown" 'grep -q "sysrq" <<<"$out"'
