@@ -229,6 +229,45 @@ kvm) [ -w /dev/kvm ] || die "--accel kvm: /dev/kvm is not usable" ;;
 esac
 say "accelerator: $accel"
 
+# --- several machines: one run each, then a comparison ---------------------------
+# Each topology gets its own run directory (its own report, resumable on its
+# own); the comparison report puts them side by side.
+if [ ${#topologies[@]} -gt 1 ] && [ -z "$resume" ] && [ -z "$exec_cmd" ]; then
+	runs=() worst=0
+	for t in "${topologies[@]}"; do
+		say "== $(basename "$t" .yaml)"
+		where=$(mktemp "${TMPDIR:-/tmp}/tierlab-run.XXXXXX")
+		rc=0
+		args=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
+			--accel "$accel" --boots "$boots" --idle-timeout "$idle_timeout"
+			--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
+		[ -z "$step_timeout" ] || args+=(--step-timeout "$step_timeout")
+		[ "$quiet" = 0 ] || args+=(-q)
+		for a in "${adds[@]+"${adds[@]}"}"; do args+=(--add "$a"); done
+		# In the background, so a signal to this shell reaches the child run.
+		TIERLAB_RUN_DIR_FILE=$where "$0" "${args[@]}" "$t" &
+		inner=$!
+		trap 'kill -TERM "$inner" 2>/dev/null' INT TERM HUP
+		wait "$inner" || rc=$?
+		while kill -0 "$inner" 2>/dev/null; do wait "$inner" || rc=$?; done
+		trap - INT TERM HUP
+		[ ! -s "$where" ] || runs+=("$(cat "$where")")
+		rm -f "$where"
+		[ "$rc" -le "$worst" ] || worst=$rc
+		[ "$rc" != 130 ] || exit 130
+	done
+	if [ ${#runs[@]} -gt 1 ]; then
+		cmp=$results/compare-$(date +%Y%m%d-%H%M%S)
+		if "$labtool" compare -o "$cmp" "${runs[@]}" >/dev/null; then
+			say "comparison: $cmp/compare.html"
+		else
+			echo "run-lab: the comparison report failed" >&2
+			worst=$((worst > 1 ? worst : 1))
+		fi
+	fi
+	exit "$worst"
+fi
+
 # --- the run directory ---------------------------------------------------------
 if [ -n "$resume" ]; then
 	run=$resume
@@ -421,4 +460,5 @@ if [ -z "$exec_cmd" ]; then
 	fi
 fi
 say "results: $run"
+[ -z "${TIERLAB_RUN_DIR_FILE:-}" ] || echo "$run" > "$TIERLAB_RUN_DIR_FILE"
 exit "$worst"
