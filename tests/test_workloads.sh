@@ -113,6 +113,8 @@ done
 # where BIND put the pages: all of them on the target set, bar system noise
 frac=$(val stress-vm bind pages_preferred_frac)
 awk -v f="$frac" 'BEGIN { exit !(f > 0.9) }' || bad "stress-vm/bind: pages_preferred_frac $frac, want > 0.9"
+frac=$(val stress-overflow preferred pages_preferred_frac)
+awk -v f="$frac" 'BEGIN { exit !(f < 1) }' || bad "stress-overflow/preferred: pages_preferred_frac $frac, want < 1"
 frac=$(val stress-overflow preferred-many pages_preferred_frac)
 awk -v f="$frac" 'BEGIN { exit !(f < 1) }' || bad "stress-overflow/preferred-many: pages_preferred_frac $frac, want < 1"
 [ "$fail" = 0 ] && echo "all workload checks passed ($csv)"
