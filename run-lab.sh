@@ -138,6 +138,17 @@ default | none) ;;
 	;;
 esac
 
+# So are workload names, against workloads/.
+case $workloads in
+all | none) ;;
+*)
+	for w in ${workloads//,/ }; do
+		[ -f "$lab/workloads/$w.fio" ] || [ -f "$lab/workloads/$w.job" ] ||
+			die "--workloads: unknown workload '$w' (known: $(cd "$lab/workloads" && ls *.fio *.job | sed 's/\.[a-z]*$//' | paste -sd,))"
+	done
+	;;
+esac
+
 # Every topology is checked before anything is built, booted or written.
 for t in "${topologies[@]}"; do
 	"$labtool" validate "$t" >/dev/null || exit $?

@@ -33,6 +33,7 @@ expect 2 "--idle-timeout: '0' is not" --idle-timeout 0
 expect 2 "-j: 'many' is not a positive integer" -j many
 expect 2 "--exec runs one command instead of the benchmarks" --exec true --benches latency
 expect 2 "--benches: unknown benchmark .frob." --benches latency,frob
+expect 2 "--workloads: unknown workload .nope." --workloads stress-vm,nope
 expect 2 "--profile needs a value" --profile
 expect 66 "nope.yaml: no such readable topology file" nope.yaml
 expect 66 "--add: /nonexistent: not a readable file" --add /nonexistent
