@@ -1,14 +1,14 @@
 #!/bin/bash
 # The series mechanism fails loudly: a patch that does not apply names
-# itself, and a fragment option that olddefconfig drops is named.  Uses a
-# private cache (one unpack, no compile).
+# itself, and a fragment option that olddefconfig drops is named.  Runs a
+# copy of kernel/ against the shared build tree: neither case compiles, and
+# the cached kernels stay as they are (a cache hit never touches the tree).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r kernel "$tmp/kernel"
 mkdir -p "$tmp/kernel/patches"
-export TIERLAB_CACHE=$tmp/cache
 fail=0
 
 cat > "$tmp/kernel/patches/9999-does-not-apply.patch" <<'PATCH'
