@@ -1224,7 +1224,8 @@ static int fig_stacked(struct plotctx *c, const char *bench, const char *ps, con
 			nodes[nn++] = node;
 		}
 	}
-	qsort(nodes, nn, sizeof(*nodes), cmp_long);
+	if (nn)
+		qsort(nodes, nn, sizeof(*nodes), cmp_long);
 	dat_str(d, "bar");
 	for (size_t k = 0; k < nn; k++) {
 		const char *tier = node_tier(c->r, nodes[k]);
