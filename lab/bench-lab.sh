@@ -155,7 +155,7 @@ scale_topo() {	# NODES MEM
 	} > "$tmp/scale-$1n-$2.yaml"
 	echo "$tmp/scale-$1n-$2.yaml"
 }
-for point in "2 512M" "2 1G" "2 2G" "4 512M" "4 1G"; do
+for point in "2 512M" "2 1G" "2 2G" "4 1G"; do
 	set -- $point
 	t=$(scale_topo "$1" "$2")
 	t0=$(date +%s.%N)
