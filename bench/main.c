@@ -60,17 +60,19 @@ static const char usage_text[] =
 "  --timeout SECS                 override the benchmark's timeout\n"
 "stdout carries only ROW/TAP/HIST lines (README.md, results channel).\n";
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void usage_error(const char *fmt, ...)
+/* Every option but --list and --help takes a value. */
+static bool is_value_option(const char *a)
 {
-	va_list ap;
+	static const char *const names[] = {
+		"--profile", "--preferred", "--label", "--policies", "--pagesizes",
+		"--scenarios", "--reps", "--mib", "--step-mib", "--fill-cap-mib",
+		"--headroom-mib", "--timeout",
+	};
 
-	fputs("tierbench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (tierbench --help)\n", stderr);
-	exit(2);
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(a, names[k]))
+			return true;
+	return false;
 }
 
 static void print_help(void)
@@ -149,7 +151,7 @@ static unsigned parse_list(const char *opt, const char *v,
 	}
 	free(copy);
 	if (!mask)
-		usage_error("%s: empty list", opt);
+		die_usage("%s: empty list", opt);
 	return mask;
 }
 
@@ -273,24 +275,27 @@ int main(int argc, char **argv)
 		}
 		if (strncmp(a, "--", 2)) {
 			if (bench_name)
-				usage_error("unexpected argument \"%s\"", a);
+				die_usage("unexpected argument \"%s\"", a);
 			bench_name = a;
 			continue;
 		}
 		eq = strchr(a, '=');
-		if (eq) {
+		if (eq)
 			*eq = 0;
+		if (!is_value_option(a))
+			die_usage("unknown option %s", a);
+		if (eq) {
 			val = eq + 1;
 		} else if (i + 1 < argc) {
 			val = argv[++i];
 		} else {
-			usage_error("%s needs a value", a);
+			die_usage("%s needs a value", a);
 		}
 		if (!strcmp(a, "--profile")) {
 			unsigned m = parse_list(a, val, profile_names, 3);
 
 			if (m & (m - 1))
-				usage_error("--profile: one of quick, default, full");
+				die_usage("--profile: one of quick, default, full");
 			o.profile = (enum profile)__builtin_ctz(m);
 		} else if (!strcmp(a, "--preferred")) {
 			if (ns_parse(val, &o.preferred, err, sizeof(err))) {
@@ -300,7 +305,7 @@ int main(int argc, char **argv)
 			preferred_given = true;
 		} else if (!strcmp(a, "--label")) {
 			if (!fmt_token_ok(val) || strchr(val, ':') || strlen(val) >= sizeof(o.label))
-				usage_error("--label \"%s\": want a short word without spaces, commas, ':' or '='", val);
+				die_usage("--label \"%s\": want a short word without spaces, commas, ':' or '='", val);
 			snprintf(o.label, sizeof(o.label), "%s", val);
 			label_given = true;
 		} else if (!strcmp(a, "--policies")) {
@@ -322,16 +327,16 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--timeout")) {
 			timeout = parse_long(a, val, 1, 86400);
 		} else {
-			usage_error("unknown option %s", a);
+			die_usage("unknown option %s", a);
 		}
 	}
 	if (!bench_name)
-		usage_error("%s", "no benchmark named; --list shows them");
+		die_usage("%s", "no benchmark named; --list shows them");
 	for (size_t i = 0; i < NBENCHES; i++)
 		if (!strcmp(benches[i]->name, bench_name))
 			current = benches[i];
 	if (!current)
-		usage_error("unknown benchmark \"%s\"; --list shows them", bench_name);
+		die_usage("unknown benchmark \"%s\"; --list shows them", bench_name);
 
 	o.reps = reps > 0 ? (int)reps : profiles[o.profile].reps;
 	o.mib = mib > 0 ? mib : profiles[o.profile].mib;

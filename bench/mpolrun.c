@@ -50,19 +50,6 @@ static const char usage_text[] =
 "                  on mappings only and cannot survive exec)\n"
 "exit: CMD's status; 2 bad usage/policy/nodes; 1 set_mempolicy failed; 127 exec failed\n";
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("mpolrun: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (mpolrun --help)\n", stderr);
-	exit(2);
-}
-
 static int parse_policy(const char *s)
 {
 	for (int p = 0; p < POL_COUNT; p++)

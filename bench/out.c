@@ -37,6 +37,18 @@ void msg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", msg_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (%s --help)\n", msg_prog);
+	exit(2);
+}
+
 static const char *tok(const char *s)
 {
 	return fmt_token_ok(s) ? s : "-";

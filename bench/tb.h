@@ -83,6 +83,8 @@ void out_hist(const struct rowkey *k, int rep, const struct hist *h);
 void out_set_nodes(const char *label, const struct nodeset *ns);
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern const char *msg_prog;	/* msg()'s prefix, "tierbench" unless set */
+/* A usage error: "PROG: message (PROG --help)" on stderr, exit 2. */
+void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* A line produced in a child: flush before _exit so nothing is lost. */
 void out_flush(void);
 

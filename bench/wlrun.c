@@ -68,19 +68,6 @@ static const char usage_text[] =
 "  --timeout  kill the workload's process group after SECS (profile: 120/600/3600)\n"
 "stdout: ROW lines (bench/README.md); exit 0 when an outcome was recorded\n";
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("wlrun: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (wlrun --help)\n", stderr);
-	exit(2);
-}
-
 static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *xasprintf(const char *fmt, ...)
 {
