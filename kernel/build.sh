@@ -59,7 +59,10 @@ else
 	series_hash=none
 	localversion=-tierlab-$flavor
 fi
-key=$( { echo "$flavor $srcpkg $srcver"; echo "$localversion"; cat "$here/lab.config" "$0";
+# Bump when a change to this script changes what it builds: the script
+# itself is not hashed, so editing its messages costs no rebuild.
+recipe=2
+key=$( { echo "$flavor $srcpkg $srcver recipe=$recipe"; echo "$localversion"; cat "$here/lab.config";
 	 for p in "${patches[@]+"${patches[@]}"}"; do cat "$p"; done; gcc --version | head -1; } |
 	sha256sum | cut -c1-16)
 if [ "$want_key" = 1 ]; then echo "$key"; exit 0; fi
@@ -99,6 +102,17 @@ if [ ! -f "$src/.tierlab-pristine" ] || [ "$(cat "$src/.tierlab-pristine")" != "
 	echo .tierlab-pristine >> "$src/.git/info/exclude"
 fi
 
+# The files the series touches, as the last build compiled them (copies
+# that keep their mtimes).  After the tree is restored and the series applied
+# again, every such file whose content is what was compiled gets its old
+# mtime back, so make rebuilds only what the new series really changes --
+# restoring and re-applying would otherwise make every touched header look
+# new and rebuild most of the kernel.
+built=$work/built
+series_files() {
+	{ git -C "$src" diff --name-only HEAD; git -C "$src" ls-files --others; } |
+		grep -vx '.tierlab-pristine' | sort -u
+}
 say "restoring pristine tree"
 git -C "$src" reset -q --hard HEAD
 git -C "$src" clean -q -fdx -e .tierlab-pristine
@@ -110,6 +124,15 @@ for p in "${patches[@]+"${patches[@]}"}"; do
 		exit 1
 	fi
 done
+
+kept=0
+while IFS= read -r f; do
+	if [ -f "$built/$f" ] && cmp -s "$built/$f" "$src/$f"; then
+		touch -r "$built/$f" "$src/$f"
+		kept=$((kept + 1))
+	fi
+done < <(series_files)
+[ "$kept" = 0 ] || say "kept the build times of $kept unchanged patched files"
 
 say "configuring (tinyconfig + kernel/lab.config + olddefconfig)"
 mkdir -p "$obj"
@@ -144,6 +167,12 @@ if ! kmake -j"$jobs" bzImage; then
 fi
 
 release=$(cat "$obj/include/config/kernel.release")
+rm -rf "$built"
+mkdir -p "$built"
+series_files | while IFS= read -r f; do
+	mkdir -p "$built/$(dirname "$f")"
+	cp -p "$src/$f" "$built/$f"
+done
 mkdir -p "$out.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$obj/.config" "$out.tmp/config"

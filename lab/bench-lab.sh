@@ -6,7 +6,8 @@
 # comparable across runs.
 #
 # env: BENCH_LAB_COLD=0 skips the cold kernel build (the 0.15x rebuild
-#      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5).
+#      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5);
+#      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity scaling".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lab=$PWD
@@ -17,6 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 boots=${BENCH_LAB_BOOTS:-5}
 topo=topologies/dram-pmem.yaml
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
+parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity scaling} "
+part() { [[ $parts == *" $1 "* ]]; }
 
 echo "figure,value,unit,target,verdict,note" > "$out/figures.csv.tmp"
 # figure NAME VALUE UNIT TARGET(op number or -) NOTE
@@ -28,9 +31,10 @@ figure() {
 	'<'*) verdict=$(awk -v v="$2" -v t="${4#<}" 'BEGIN { print (v < t) ? "met" : "MISSED" }') ;;
 	esac
 	printf '%-44s %10s %-6s target %-6s %-7s %s\n' "$1" "$2" "$3" "$4" "$verdict" "$5"
-	echo "$1,$2,$3,$4,$verdict,$5" >> "$out/figures.csv.tmp"
+	# names and notes are prose: keep commas out of the CSV's columns
+	echo "${1//,/;},$2,$3,$4,$verdict,${5//,/;}" >> "$out/figures.csv.tmp"
 }
-secs() { local t0=$1; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }'; }
+secs() { local t0=$1; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f\n", b - a }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "== lab benchmark ($(nproc) cores; TCG unless the KVM probe works)"
@@ -38,6 +42,7 @@ make -s all initramfs >/dev/null || exit 1
 kernel/build.sh -q >/dev/null || exit 1
 
 # --- 1. rebuilds ----------------------------------------------------------------
+if part rebuild; then
 t0=$(date +%s.%N)
 make -s all initramfs >/dev/null && kernel/build.sh -q >/dev/null
 figure "rebuild, nothing changed (make + kernel)" "$(secs "$t0")" s "<2" "cache key lookup, no kernel work"
@@ -71,8 +76,10 @@ if [ "${BENCH_LAB_COLD:-1}" = 1 ]; then
 else
 	figure "one patch changed, rebuild" "$incr" s - "cold build skipped (BENCH_LAB_COLD=0)"
 fi
+fi
 
 # --- 2. boot ----------------------------------------------------------------------
+if part boot; then
 # The lab's boots: --exec true, timed by run-lab itself and by the watchdog.
 : > "$tmp/lab-walls"
 for i in $(seq 1 "$boots"); do
@@ -112,8 +119,10 @@ done
 lab_med=$(median < "$tmp/lab-walls") bare_med=$(median < "$tmp/bare-walls")
 figure "bare QEMU boot, same kernel+initramfs (median)" "$bare_med" s - ""
 figure "run-lab --exec true / bare QEMU boot" "$(awk -v a="$lab_med" -v b="$bare_med" 'BEGIN { printf "%.3f", a / b }')" ratio "<=1.2" "run-lab median $lab_med s"
+fi
 
 # --- 3. parallel boots --------------------------------------------------------------
+if part parallel; then
 work='i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'
 for j in 1 2; do
 	t0=$(date +%s.%N)
@@ -123,8 +132,10 @@ done
 figure "4 boots, -j1 wall" "$wall_j1" s - "each boot: a CPU-bound shell loop"
 figure "4 boots, -j2 wall" "$wall_j2" s - ""
 figure "throughput -j2 / -j1" "$(awk -v a="$wall_j1" -v b="$wall_j2" 'BEGIN { printf "%.3f", a / b }')" ratio ">=1.6" "$(nproc) host cores, 2 vCPUs per guest"
+fi
 
 # --- 4. fidelity ----------------------------------------------------------------------
+if part fidelity; then
 fid() {	# RESULTS-DIR EXTRA-ENV -> prints CoV of median p50 over boots and harness overhead
 	./run-lab.sh -q --results "$1" --boots "$boots" --profile quick --benches latency "$topo" >/dev/null 2>&1
 	local sum
@@ -138,8 +149,10 @@ mapfile -t off < <(TIERLAB_PREALLOC=off fid "$tmp/fid-off")
 figure "harness overhead (timed / untimed loop, median)" "${on[1]:-nan}" ratio "<=1.05" "latency 4k free, all policies"
 figure "CoV of p50 fault latency over $boots boots" "${on[0]:-nan}" ratio "<=0.05" "bind 4k free, prealloc on"
 figure "CoV of p50 fault latency, prealloc off" "${off[0]:-nan}" ratio - "why prealloc is on"
+fi
 
 # --- 5. scaling ---------------------------------------------------------------------------
+if part scaling; then
 # Wall time of a quick run against guest memory and node count, from
 # topologies made for the purpose.
 scale_topo() {	# NODES MEM
@@ -162,6 +175,7 @@ for point in "2 512M" "2 1G" "2 2G" "4 1G"; do
 	./run-lab.sh -q --results "$tmp/scale" --profile quick "$t" >/dev/null 2>&1
 	figure "quick run, $1 nodes x $2" "$(secs "$t0")" s - "wall time of the whole run"
 done
+fi
 
 mv "$out/figures.csv.tmp" "$out/figures.csv"
 {
