@@ -59,6 +59,6 @@ clean:
 	rm -rf $(B)
 
 help:
-	@echo "targets: all (host+guest), deps, kernel, test, unit, report RUN=DIR, bench-lab, clean"
+	@echo "targets: all (host+guest), initramfs, deps, deps-test, kernel, test, unit, report RUN=DIR, bench-lab, clean"
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
