@@ -147,6 +147,19 @@ void report_outcome(const struct rowkey *k, enum outcome oc,
 	    sh->oom_constraint[0] ? ", constraint=" : "", sh->oom_constraint);
 }
 
+bool pol_wanted(const struct opts *o, enum pol p, const char *bench)
+{
+	char why[160];
+
+	if (!(o->pol_mask & 1u << p))
+		return false;
+	if (!pol_supported(p, why, sizeof(why))) {
+		tap_skip(why, "%s %s", bench, pol_names[p]);
+		return false;
+	}
+	return true;
+}
+
 bool pol_supported(enum pol p, char *why, size_t len)
 {
 	if (p != POL_WEIGHTED_INTERLEAVE && p != POL_PREFERRED_MANY)

@@ -247,12 +247,8 @@ static int run_fallback(const struct opts *o)
 				enum outcome oc;
 				int sig;
 
-				if (!(o->pol_mask & 1u << p))
+				if (!pol_wanted(o, p, "fallback"))
 					continue;
-				if (!pol_supported(p, why, sizeof(why))) {
-					tap_skip(why, "fallback %s", pol_names[p]);
-					continue;
-				}
 				memset(sh, 0, sizeof(*sh));
 				oc = run_child(fb_child, &c, sh, 600, &sig);
 				report_outcome(&c.k, oc, sh, page_bytes(ps));

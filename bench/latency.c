@@ -189,12 +189,8 @@ static int run_latency(const struct opts *o)
 					enum outcome oc;
 					int sig;
 
-					if (!(o->pol_mask & 1u << p))
+					if (!pol_wanted(o, p, c.k.bench))
 						continue;
-					if (!pol_supported(p, why, sizeof(why))) {
-						tap_skip(why, "%s %s", c.k.bench, pol_names[p]);
-						continue;
-					}
 					memset(sh, 0, sizeof(*sh));
 					oc = run_child(lat_child, &c, sh, 600, &sig);
 					report_outcome(&c.k, oc, sh, page_bytes(ps));

@@ -324,10 +324,8 @@ int main(int argc, char **argv)
 			o.fill_cap_mib = parse_long(a, val, 0, 1L << 30);
 		} else if (!strcmp(a, "--headroom-mib")) {
 			o.headroom_mib = parse_long(a, val, 4, 1L << 20);
-		} else if (!strcmp(a, "--timeout")) {
+		} else { /* --timeout: is_value_option() admitted nothing else */
 			timeout = parse_long(a, val, 1, 86400);
-		} else {
-			die_usage("unknown option %s", a);
 		}
 	}
 	if (!bench_name)

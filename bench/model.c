@@ -81,12 +81,8 @@ static int run_model(const struct opts *o)
 			enum outcome oc;
 			int sig;
 
-			if (!(o->pol_mask & 1u << p))
+			if (!pol_wanted(o, p, "model"))
 				continue;
-			if (!pol_supported(p, why, sizeof(why))) {
-				tap_skip(why, "model %s", pol_names[p]);
-				continue;
-			}
 			memset(sh, 0, sizeof(*sh));
 			oc = run_child(model_child, &c, sh, 300, &sig);
 			if (oc != OUT_COMPLETED) {

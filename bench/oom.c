@@ -122,12 +122,8 @@ static int run_oom(const struct opts *o)
 			enum outcome oc;
 			int sig;
 
-			if (!(o->pol_mask & 1u << p))
+			if (!pol_wanted(o, p, "oom"))
 				continue;
-			if (!pol_supported(p, why, sizeof(why))) {
-				tap_skip(why, "oom %s", pol_names[p]);
-				continue;
-			}
 			c.pol = p;
 			memset(sh, 0, sizeof(*sh));
 			msg("oom %s/%s: asking for %ld MiB (preferred nodes %ld MiB)",

@@ -26,24 +26,29 @@ void out_set_nodes(const char *label, const struct nodeset *ns)
 	snprintf(nodes_field, sizeof(nodes_field), "%s:%s", label, ids);
 }
 
+/* "PROG: message" + tail on stderr. */
+static void vmsg(const char *tail, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", msg_prog);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+}
+
 void msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", msg_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("\n", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", msg_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (%s --help)\n", msg_prog);
 	exit(2);
