@@ -447,25 +447,31 @@ static bool check_map(struct ctx *c, const struct ynode *y, const char *path,
 	return true;
 }
 
-static const struct ynode *map_get(const struct ynode *y, const char *key)
+/* Where key stands in the mapping y, or -1. */
+static long map_index(const struct ynode *y, const char *key)
 {
 	if (!y || y->type != Y_MAP)
-		return NULL;
+		return -1;
 	for (size_t i = 0; i + 1 < y->n; i += 2)
 		if (y->item[i]->type == Y_SCALAR && !strcmp(y->item[i]->str, key))
-			return is_null(y->item[i + 1]) ? NULL : y->item[i + 1];
-	return NULL;
+			return (long)i;
+	return -1;
 }
 
 /* The key node, for marks of "present but empty" values. */
 static const struct ynode *map_key(const struct ynode *y, const char *key)
 {
-	if (!y || y->type != Y_MAP)
-		return NULL;
-	for (size_t i = 0; i + 1 < y->n; i += 2)
-		if (y->item[i]->type == Y_SCALAR && !strcmp(y->item[i]->str, key))
-			return y->item[i];
-	return NULL;
+	long i = map_index(y, key);
+
+	return i < 0 ? NULL : y->item[i];
+}
+
+/* The value of key, NULL when absent or null. */
+static const struct ynode *map_get(const struct ynode *y, const char *key)
+{
+	long i = map_index(y, key);
+
+	return i < 0 || is_null(y->item[i + 1]) ? NULL : y->item[i + 1];
 }
 
 /*
