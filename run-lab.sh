@@ -379,7 +379,7 @@ do_boot() {
 		erc=$(sed -n 's/^exec_rc=//p' "$run/boots/$id.status")
 		[ "$erc" = -1 ] || [ "$crc" = 3 ] || crc=$erc
 	elif [ "$crc" -lt 3 ] && [ -f "$run/guest-topology.csv" ] && [ "$id" = "$(first_boot_of "$t")" ]; then
-		if "$labtool" check-guest "$t" "$run/guest-topology.csv" >&2; then
+		if "$labtool" check-guest "$t" "$run/guest-topology.csv" --kernel-release "$release" >&2; then
 			say "boot $id/$total: the guest's view matches $(basename "$t")"
 		else
 			say "boot $id/$total: the guest's view of the machine differs from $t (above)"

@@ -8,6 +8,7 @@
 #define BENCHES(X) \
 	X(latency) \
 	X(fallback) \
+	X(fallback_order) \
 	X(oom) \
 	X(model) \
 	X(checks)

@@ -39,21 +39,6 @@ struct fb_case {
 	long fill_total_mib;	/* fill curve: how far to go */
 };
 
-static void counter_rows(const struct rowkey *k, const struct counters *a,
-			 const struct counters *b)
-{
-	char metric[64];
-
-	for (int i = 0; i < b->nnames; i++) {
-		long long before = counters_get(a, b->names[i]);
-
-		if (before < 0 || strchr(b->names[i], '.'))
-			continue;
-		snprintf(metric, sizeof(metric), "vmstat_%s_delta", b->names[i]);
-		out_row(k, metric, (double)(b->vals[i] - before), "count");
-	}
-}
-
 static int fb_child(void *arg, struct shared *sh)
 {
 	const struct fb_case *c = arg;
@@ -111,7 +96,7 @@ static int fb_child(void *arg, struct shared *sh)
 	}
 	if (sh->result[1])
 		out_row(&c->k, "numastat_excess_pages", sh->result[3], "pages");
-	counter_rows(&c->k, &before, &after);
+	counter_delta_rows(&c->k, &before, &after, NULL);
 	sh->result[2] = (double)total;
 	counters_free(&before);
 	counters_free(&after);

@@ -180,6 +180,56 @@ int ns_format_pbl(const struct nodeset *ns, char *buf, size_t len)
 	return pos;
 }
 
+int model_hmat_parse(const char *s, long figs[MODEL_NODES][MODEL_FIGS], char *err,
+		     size_t errlen)
+{
+	const char *p = s;
+
+	for (int n = 0; n < MODEL_NODES; n++)
+		for (int f = 0; f < MODEL_FIGS; f++)
+			figs[n][f] = -1;
+	if (!*p) {
+		snprintf(err, errlen, "empty; want N=RL/WL/RB/WB,...");
+		return -1;
+	}
+	while (*p) {
+		const char *entry = p;
+		long v[MODEL_FIGS];
+		char *end;
+		long node;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		node = strtol(p, &end, 10);
+		if (*end != '=' || node >= MODEL_NODES)
+			goto bad;
+		p = end + 1;
+		for (int f = 0; f < MODEL_FIGS; f++) {
+			if (*p < '0' || *p > '9')
+				goto bad;
+			errno = 0;
+			v[f] = strtol(p, &end, 10);
+			if (errno || *end != (f + 1 < MODEL_FIGS ? '/' : *end) ||
+			    (f + 1 == MODEL_FIGS && *end && *end != ','))
+				goto bad;
+			p = end + (f + 1 < MODEL_FIGS);
+		}
+		if (figs[node][0] >= 0) {
+			snprintf(err, errlen, "node %ld given twice", node);
+			return -1;
+		}
+		memcpy(figs[node], v, sizeof(v));
+		if (*p == ',' && !*++p)
+			goto bad;
+		continue;
+bad:
+		snprintf(err, errlen, "bad entry at \"%.24s\"; want N=RL/WL/RB/WB with N < %d",
+			 entry, MODEL_NODES);
+		return -1;
+	}
+	return 0;
+}
+
 int fmt_value(double v, char *buf, size_t len)
 {
 	if (!isfinite(v))

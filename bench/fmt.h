@@ -41,6 +41,17 @@ int ns_format_plus(const struct nodeset *ns, char *buf, size_t len);
 int ns_format_pbl(const struct nodeset *ns, char *buf, size_t len);
 
 /*
+ * HMAT figures as seen from one initiator, per target node, for the cost
+ * model: "N=RL/WL/RB/WB,..." -- read and write latency in ns, read and
+ * write bandwidth in MB/s, non-negative integers.  Nodes not named stay -1.
+ * Returns 0, or -1 with a reason in @err (at least 80 bytes).
+ */
+#define MODEL_FIGS 4
+#define MODEL_NODES 64
+int model_hmat_parse(const char *s, long figs[MODEL_NODES][MODEL_FIGS], char *err,
+		     size_t errlen);
+
+/*
  * A results-channel value: a number without spaces or commas; integers print
  * as integers, others with up to 6 significant decimals; NaN/inf as "nan".
  */

@@ -58,6 +58,9 @@ static const char usage_text[] =
 "  --fill-cap-mib N               never fill nodes whose total exceeds N MiB (3072)\n"
 "  --headroom-mib N               MiB a filler leaves free per node (24)\n"
 "  --timeout SECS                 override the benchmark's timeout\n"
+"  --model-hmat N=RL/WL/RB/WB,... HMAT figures from CPU 0's node per target node\n"
+"                                 (ns, ns, MB/s, MB/s) for the cost model\n"
+"                                 (default: each node's access0 figures)\n"
 "stdout carries only ROW/TAP/HIST lines (README.md, results channel).\n";
 
 /* Every option but --list and --help takes a value. */
@@ -66,7 +69,7 @@ static bool is_value_option(const char *a)
 	static const char *const names[] = {
 		"--profile", "--preferred", "--label", "--policies", "--pagesizes",
 		"--scenarios", "--reps", "--mib", "--step-mib", "--fill-cap-mib",
-		"--headroom-mib", "--timeout",
+		"--headroom-mib", "--timeout", "--model-hmat",
 	};
 
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -80,7 +83,7 @@ static void print_help(void)
 	fputs(usage_text, stdout);
 	fputs("benchmarks:\n", stdout);
 	for (size_t i = 0; i < NBENCHES; i++)
-		printf("  %-9s %s\n            options: %s\n", benches[i]->name,
+		printf("  %-14s %s\n                 options: %s\n", benches[i]->name,
 		       benches[i]->help, benches[i]->options);
 }
 
@@ -95,10 +98,10 @@ static void print_list(void)
 {
 	char needs[96];
 
-	printf("%-9s %-28s %-8s %s\n", "bench", "needs", "timeout", "what");
+	printf("%-14s %-28s %-8s %s\n", "bench", "needs", "timeout", "what");
 	for (size_t i = 0; i < NBENCHES; i++) {
 		format_needs(&benches[i]->needs, needs, sizeof(needs));
-		printf("%-9s %-28s %-8d %s\n", benches[i]->name, needs,
+		printf("%-14s %-28s %-8d %s\n", benches[i]->name, needs,
 		       benches[i]->timeout_secs, benches[i]->help);
 	}
 }
@@ -322,6 +325,12 @@ int main(int argc, char **argv)
 			step = parse_long(a, val, 2, 1L << 20);
 		} else if (!strcmp(a, "--fill-cap-mib")) {
 			o.fill_cap_mib = parse_long(a, val, 0, 1L << 30);
+		} else if (!strcmp(a, "--model-hmat")) {
+			if (model_hmat_parse(val, o.model, err, sizeof(err))) {
+				fprintf(stderr, "tierbench: --model-hmat: %s\n", err);
+				return 2;
+			}
+			o.model_given = true;
 		} else if (!strcmp(a, "--headroom-mib")) {
 			o.headroom_mib = parse_long(a, val, 4, 1L << 20);
 		} else { /* --timeout: is_value_option() admitted nothing else */

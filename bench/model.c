@@ -46,6 +46,30 @@ static const char *const figures[][3] = {
 	{ "write_bandwidth", "model_write_bandwidth_mbps", "MB/s" },
 };
 
+void model_rows(const struct rowkey *k, const struct opts *o, const long *per_node)
+{
+	for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
+		double sum = 0;
+		long covered = 0, all = 0;
+
+		for (int n = 0; n <= MAX_NODE; n++) {
+			long v = !per_node[n] ? -1 : o->model_given ? o->model[n][f]
+					: hmat_value(n, figures[f][0]);
+
+			all += per_node[n];
+			if (v < 0)
+				continue;
+			sum += (double)per_node[n] * (double)v;
+			covered += per_node[n];
+		}
+		if (f == 0)
+			out_row(k, "model_coverage_frac", all ? (double)covered / (double)all : 0,
+				"ratio");
+		if (covered)
+			out_row(k, figures[f][1], sum / (double)covered, figures[f][2]);
+	}
+}
+
 static int run_model(const struct opts *o)
 {
 	struct shared *sh = shared_new();
@@ -89,26 +113,7 @@ static int run_model(const struct opts *o)
 				report_outcome(&k, oc, sh, page_bytes(ps));
 				continue;
 			}
-			for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
-				double sum = 0;
-				long covered = 0, all = 0;
-
-				for (int n = 0; n <= MAX_NODE; n++) {
-					long v = sh->per_node[n] ? hmat_value(n, figures[f][0]) : -1;
-
-					all += sh->per_node[n];
-					if (v < 0)
-						continue;
-					sum += (double)sh->per_node[n] * (double)v;
-					covered += sh->per_node[n];
-				}
-				if (f == 0)
-					out_row(&k, "model_coverage_frac",
-						all ? (double)covered / (double)all : 0, "ratio");
-				if (covered)
-					out_row(&k, figures[f][1], sum / (double)covered,
-						figures[f][2]);
-			}
+			model_rows(&k, o, sh->per_node);
 		}
 	}
 	return 0;

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,42 @@ int node_of_cpu(int cpu)
 			return n;
 	}
 	return 0;
+}
+
+/*
+ * The sum over @node's populated zones of one watermark ("min", "low" or
+ * "high", boost included, as /proc/zoneinfo prints them), in KiB; -1 if
+ * unknown.  With THP the kernel raises min_free_kbytes to up to 5 % of
+ * memory, so on a small node the watermarks are tens of MiB: a "full" node
+ * is one below them.
+ */
+long node_wmark_kib(int node, const char *which)
+{
+	char line[256], key[32];
+	long sum = -1, pages = 0, v;
+	int in_node = 0, n;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f) {
+		msg("/proc/zoneinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &n, key) == 2) {
+			in_node = n == node;
+			pages = 0;
+			continue;
+		}
+		if (!in_node || sscanf(line, " %31s %ld", key, &v) != 2)
+			continue;
+		if (!strcmp(key, which))
+			pages = v;
+		/* "managed" follows the watermarks: count populated zones only */
+		if (!strcmp(key, "managed") && v > 0 && pages > 0)
+			sum = (sum < 0 ? 0 : sum) + pages * (getpagesize() / 1024);
+	}
+	fclose(f);
+	return sum;
 }
 
 long node_meminfo_kib(int node, const char *field)
@@ -184,6 +221,19 @@ const char *thp_mode(char *buf, size_t len)
 
 /* ---- counters ---- */
 
+static int write_str(const char *path, const char *s, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t w;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, s, len);
+	close(fd);
+	return w == (ssize_t)len ? 0 : -1;
+}
+
+
 static void counters_add(struct counters *c, const char *name, long long v)
 {
 	if (c->nnames == c->cap) {
@@ -211,6 +261,9 @@ static void counters_add(struct counters *c, const char *name, long long v)
 /*
  * vmstat: every numa_* and mpol_* counter (the kernel series adds mpol_*;
  * read whatever exists).  numastat per memory node as "node<N>.<name>".
+ * The series' mpol_* are node stats, which CPUs update in per-CPU deltas
+ * folded in only past a threshold: writing vm.stat_refresh folds them first,
+ * so that a difference of two reads is exact.
  */
 void counters_read(struct counters *c)
 {
@@ -220,6 +273,9 @@ void counters_read(struct counters *c)
 	FILE *f;
 
 	memset(c, 0, sizeof(*c));
+	if (write_str("/proc/sys/vm/stat_refresh", "1\n", 2) && errno != ENOENT)
+		msg("/proc/sys/vm/stat_refresh: %s; mpol_* may lag by per-CPU deltas",
+		    strerror(errno));
 	f = fopen("/proc/vmstat", "r");
 	if (f) {
 		while (fgets(line, sizeof(line), f))
@@ -247,6 +303,27 @@ void counters_read(struct counters *c)
 			counters_add(c, full, v);
 		}
 		fclose(f);
+	}
+}
+
+/*
+ * One row vmstat_<name>_delta per vmstat counter of @b whose name starts
+ * with @prefix (all of them when NULL); per-node numastat entries are left
+ * to the caller.  A counter missing before is NaN.
+ */
+void counter_delta_rows(const struct rowkey *k, const struct counters *a,
+			const struct counters *b, const char *prefix)
+{
+	char metric[96];
+
+	for (int i = 0; i < b->nnames; i++) {
+		long long before = counters_get(a, b->names[i]);
+
+		if (strchr(b->names[i], '.') ||
+		    (prefix && strncmp(b->names[i], prefix, strlen(prefix))))
+			continue;
+		snprintf(metric, sizeof(metric), "vmstat_%s_delta", b->names[i]);
+		out_row(k, metric, before < 0 ? NAN : (double)(b->vals[i] - before), "count");
 	}
 }
 
@@ -284,45 +361,47 @@ int knob_read_long(const char *path, long *val)
 	return 0;
 }
 
-static int write_str(const char *path, const char *s, size_t len)
+int knob_save_write_str(const char *path, const char *val)
 {
-	int fd = open(path, O_WRONLY);
-	ssize_t w;
-
-	if (fd < 0)
-		return -1;
-	w = write(fd, s, len);
-	close(fd);
-	return w == (ssize_t)len ? 0 : -1;
-}
-
-int knob_save_write(const char *path, long val)
-{
-	char buf[32];
-	int len, i;
-	long old;
+	int i;
 
 	for (i = 0; i < nknobs; i++)
 		if (!strcmp(knobs[i].path, path))
 			break;
 	if (i == nknobs) {
+		int fd;
+		ssize_t got;
+
 		if (nknobs == MAX_KNOBS) {
 			msg("%s: too many knobs changed (%d)", path, MAX_KNOBS);
 			return -1;
 		}
-		if (knob_read_long(path, &old))
+		fd = open(path, O_RDONLY);
+		got = fd < 0 ? -1 : read(fd, knobs[i].old, sizeof(knobs[i].old));
+		if (fd >= 0)
+			close(fd);
+		if (got <= 0 || got == (ssize_t)sizeof(knobs[i].old)) {
+			msg("%s: cannot read the value to restore: %s", path,
+			    got < 0 ? strerror(errno) : got ? "too long" : "empty");
 			return -1;
+		}
 		snprintf(knobs[i].path, sizeof(knobs[i].path), "%s", path);
-		knobs[i].oldlen = snprintf(knobs[i].old, sizeof(knobs[i].old),
-					   "%ld\n", old);
+		knobs[i].oldlen = (int)got;
 		nknobs = i + 1;
 	}
-	len = snprintf(buf, sizeof(buf), "%ld\n", val);
-	if (write_str(path, buf, (size_t)len)) {
-		msg("%s: cannot write %ld: %s", path, val, strerror(errno));
+	if (write_str(path, val, strlen(val))) {
+		msg("%s: cannot write '%s': %s", path, val, strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+int knob_save_write(const char *path, long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld\n", val);
+	return knob_save_write_str(path, buf);
 }
 
 /* Last changed first, so nested changes unwind in order. */

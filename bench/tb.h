@@ -42,6 +42,9 @@ struct opts {
 	long step_mib;			/* fill-curve step */
 	long fill_cap_mib;		/* refuse to fill more RAM than this */
 	long headroom_mib;		/* what a filler leaves free per node */
+	/* --model-hmat: figures seen from CPU 0's node, -1 unknown */
+	bool model_given;
+	long model[MODEL_NODES][MODEL_FIGS];
 };
 
 /* What a benchmark needs from the machine; the harness turns a miss into a SKIP. */
@@ -134,6 +137,7 @@ void mem_nodes(struct nodeset *out);
 void cpu_nodes(struct nodeset *out);
 int node_of_cpu(int cpu);
 long node_meminfo_kib(int node, const char *field);	/* -1 if unknown */
+long node_wmark_kib(int node, const char *which);	/* min/low/high, KiB */
 long nodes_free_mib(const struct nodeset *ns);
 long nodes_total_mib(const struct nodeset *ns);
 /* HMAT figure of nodeN/access0/initiators/<name>; -1 if absent. */
@@ -152,10 +156,13 @@ struct counters {
 void counters_read(struct counters *c);
 void counters_free(struct counters *c);
 long long counters_get(const struct counters *c, const char *name);
+void counter_delta_rows(const struct rowkey *k, const struct counters *a,
+			const struct counters *b, const char *prefix);
 
 /* Files written and restored (sysctls, hugepage pools). */
 int knob_read_long(const char *path, long *val);
 int knob_save_write(const char *path, long val);	/* restored at exit */
+int knob_save_write_str(const char *path, const char *val);	/* the same */
 void knobs_restore(void);
 int hugetlb_reserve(int node, long pages, long *got);
 
@@ -202,6 +209,15 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 		       struct shared *sh, int timeout_secs, int *sig_out);
 /* AnonHugePages of the mapping that starts at @addr, from /proc/self/smaps. */
 long smaps_anon_huge_kib(void *addr);
+
+/* ---- cost model (model.c) ---- */
+/*
+ * Rows model_coverage_frac and model_{read,write}_latency_ns,
+ * model_{read,write}_bandwidth_mbps: the page-weighted mean over @per_node
+ * (4 KiB units) of o->model when --model-hmat was given, else of the
+ * guest's access0 figures (each node's nearest initiator).
+ */
+void model_rows(const struct rowkey *k, const struct opts *o, const long *per_node);
 
 /* ---- shared case plumbing (cases.c) ---- */
 #define MAX_NODE 63	/* per-node arrays; nodes above are not reported */

@@ -452,16 +452,7 @@ static void placement_rows(const struct rowkey *k, const struct counters *a,
 	}
 	out_row(k, "pages_total", total, "pages");
 	out_row(k, "pages_preferred_frac", total > 0 ? inside / total : NAN, "frac");
-	for (int i = 0; i < b->nnames; i++) {
-		char metric[96];
-		long long before;
-
-		if (strncmp(b->names[i], "mpol_", 5))
-			continue;
-		before = counters_get(a, b->names[i]);
-		snprintf(metric, sizeof(metric), "vmstat_%s_delta", b->names[i]);
-		out_row(k, metric, before < 0 ? NAN : (double)(b->vals[i] - before), "count");
-	}
+	counter_delta_rows(k, a, b, "mpol_");
 }
 
 /* ---- main ---- */

@@ -111,7 +111,7 @@ fi
 built=$work/built
 series_files() {
 	{ git -C "$src" diff --name-only HEAD; git -C "$src" ls-files --others; } |
-		grep -vx '.tierlab-pristine' | sort -u
+		{ grep -vx '.tierlab-pristine' || true; } | sort -u
 }
 say "restoring pristine tree"
 git -C "$src" reset -q --hard HEAD

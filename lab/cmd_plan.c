@@ -23,8 +23,48 @@
 #include "topology.h"
 #include "util.h"
 
-/* Benchmarks run when --benches is "default", in this order. */
-static const char *const default_benches[] = { "checks", "latency", "fallback", "oom", "model" };
+/*
+ * Benchmarks run when --benches is "default", in this order; fallback-order
+ * only where the overflow has more than one place to go (three or more
+ * memory nodes), since elsewhere every setting gives the same placement.
+ */
+static const char *const default_benches[] = { "checks", "latency", "fallback", "fallback-order",
+					       "oom", "model" };
+
+static int mem_nodes(const struct topo *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nnodes; i++)
+		n += t->node[i].mem_bytes != 0;
+	return n;
+}
+
+/*
+ * fallback-order's cost model: the HMAT figures seen from CPU 0's node, where
+ * the benchmark runs (the guest's sysfs only has each node's nearest
+ * initiator's).  " --model-hmat N=RL/WL/RB/WB,..." or nothing.
+ */
+static void model_hmat_arg(const struct topo *t, struct sbuf *sb)
+{
+	int init = -1, first = 1;
+
+	for (int i = 0; i < t->nnodes && init < 0; i++)
+		if (t->node[i].cpus & 1)
+			init = i;
+	if (!t->has_hmat || init < 0)
+		return;
+	for (int j = 0; j < t->nnodes; j++) {
+		const struct topo_perf *p = &t->hmat[init][j];
+
+		if (!p->set || !t->node[j].mem_bytes)
+			continue;
+		sb_printf(sb, "%s%d=%u/%u/%u/%u", first ? " --model-hmat " : ",", j,
+			  p->read_latency_ns, p->write_latency_ns, p->read_bandwidth_mbps,
+			  p->write_bandwidth_mbps);
+		first = 0;
+	}
+}
 
 struct target {
 	char label[32];
@@ -301,7 +341,8 @@ int cmd_plan(int argc, char **argv)
 		}
 		if (!strcmp(benches, "default")) {
 			for (size_t k = 0; k < sizeof(default_benches) / sizeof(*default_benches); k++)
-				names[nnames++] = default_benches[k];
+				if (strcmp(default_benches[k], "fallback-order") || mem_nodes(t) >= 3)
+					names[nnames++] = default_benches[k];
 		} else {
 			for (char *b = strtok_r(list, ",", &save); b && nnames < 32;
 			     b = strtok_r(NULL, ",", &save)) {
@@ -318,10 +359,14 @@ int cmd_plan(int argc, char **argv)
 			}
 		}
 		for (int k = 0; k < nnames; k++)
-			for (int g = 0; g < ntargets; g++)
-				sb_printf(&plan, "step %s-%s %d tierbench %s --profile %s --preferred %s --label %s\n",
+			for (int g = 0; g < ntargets; g++) {
+				sb_printf(&plan, "step %s-%s %d tierbench %s --profile %s --preferred %s --label %s",
 					  names[k], targets[g].label, timeout, names[k], profile,
 					  targets[g].ids, targets[g].label);
+				if (!strcmp(names[k], "fallback-order"))
+					model_hmat_arg(t, &plan);
+				sb_printf(&plan, "\n");
+			}
 		free(list);
 	}
 	if (wl_nrun) {

@@ -18,6 +18,7 @@
 struct opts {
 	uint64_t max_mem;
 	bool all;
+	const char *release;	/* check-guest --kernel-release */
 	const char *pos[4];
 	int npos;
 };
@@ -39,6 +40,9 @@ static int parse_opts(int argc, char **argv, int want, const char *usage,
 			}
 		} else if (!strcmp(a, "--all") && !strcmp(argv[0], "expect")) {
 			o->all = true;
+		} else if (!strcmp(a, "--kernel-release") && !strcmp(argv[0], "check-guest") &&
+			   i + 1 < argc) {
+			o->release = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "labtool %s: unknown option '%s'\nusage: labtool %s %s\n",
 				argv[0], a, argv[0], usage);
@@ -500,7 +504,21 @@ static int read_guest(const char *path, int nnodes, struct guest *g)
  * and at least size - size/32 - 64 MiB (memmap, kernel, firmware); tiers by
  * order only (the ids depend on the kernel's chunking, the order does not).
  */
-static int compare(const struct topo *t, const struct guest *g)
+/*
+ * Does the kernel place nodes into memory tiers by their HMAT figures?  The
+ * abstract distance from HMAT came with 6.7 (mm/memory-tiers.c, ACPI HMAT);
+ * older kernels keep every node in the default tier.  Unknown: yes.
+ */
+static bool kernel_has_hmat_tiers(const char *release)
+{
+	unsigned major, minor;
+
+	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
+		return true;
+	return major > 6 || (major == 6 && minor >= 7);
+}
+
+static int compare(const struct topo *t, const struct guest *g, bool tiers)
 {
 	struct view want[TOPO_MAX_NODES];
 	long long gt[TOPO_MAX_NODES];
@@ -558,7 +576,9 @@ static int compare(const struct topo *t, const struct guest *g)
 				       col_names[c], v->v[c], w->v[c]);
 				bad++;
 			}
-		if (parse_num(v->v[COL_tier], &x))
+		if (!tiers)
+			;
+		else if (parse_num(v->v[COL_tier], &x))
 			gt[i] = x;
 		else if (strcmp(v->v[COL_tier], "-") || strcmp(w->v[COL_tier], "-")) {
 			if (strcmp(v->v[COL_tier], w->v[COL_tier])) {
@@ -598,11 +618,16 @@ int cmd_check_guest(int argc, char **argv)
 		free(g);
 		return EXIT_SOFTWARE;
 	}
-	rc = load(argc, argv, 2, "TOPOLOGY.yaml GUEST.csv", &o, t);
+	rc = load(argc, argv, 2, "TOPOLOGY.yaml GUEST.csv [--kernel-release R]", &o, t);
 	if (!rc)
 		rc = read_guest(o.pos[1], t->nnodes, g);
 	if (!rc) {
-		int bad = compare(t, g);
+		bool tiers = kernel_has_hmat_tiers(o.release);
+		int bad = compare(t, g, tiers);
+
+		if (!tiers)
+			printf("memory tiers not compared: kernel %s predates HMAT-based tiers (6.7)\n",
+			       o.release);
 
 		rc = finish();
 		if (!rc && bad) {

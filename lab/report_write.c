@@ -506,11 +506,59 @@ static void sec_incomplete(struct doc *d, struct run *r, const struct entries *e
 	}
 }
 
-/* preferred_frac per (policy, kernel fallback-order setting) */
+/*
+ * Bench fallback-order: per (policy, node set) and kernel fallback-order
+ * setting (the scenario field), the share on the preferred nodes, where the
+ * overflow went and the modeled read latency of the placement.
+ */
+static void fallback_order_table(struct doc *d, struct run *r, const struct entries *e,
+				 const struct strlist *settings, const char *metric)
+{
+	const char **cols = xcalloc(settings->n + 2, sizeof(*cols));
+
+	cols[0] = "policy";
+	cols[1] = "nodes";
+	for (size_t s = 0; s < settings->n; s++)
+		cols[s + 2] = settings->v[s];
+	doc_table_start(d, cols, settings->n + 2);
+	for (size_t i = 0; i < e->n; i++) {
+		bool any = false;
+
+		for (size_t s = 0; s < settings->n; s++)
+			any |= run_find(r, "fallback-order", e->v[i].policy, e->v[i].nodes, NULL,
+					settings->v[s], metric) != NULL;
+		if (!any)
+			continue;
+		doc_row_start(d);
+		doc_cell(d, e->v[i].policy);
+		doc_cell(d, e->v[i].nodes);
+		for (size_t s = 0; s < settings->n; s++) {
+			const struct row *w = run_find(r, "fallback-order", e->v[i].policy,
+						       e->v[i].nodes, NULL, settings->v[s], metric);
+			double v = w && w->numeric ? w->num : NAN;
+
+			if (!strcmp(metric, "fallback_node")) {
+				char *text = isnan(v) ? xstrdup("-") : v < 0 ? xstrdup("none")
+					     : xasprintf("node %.0f", v);
+
+				doc_cell(d, text);
+				free(text);
+				continue;
+			}
+			if (!strcmp(metric, "preferred_frac"))
+				v *= w && (!strcmp(w->f[COL_UNIT], "%") ||
+					   !strcmp(w->f[COL_UNIT], "percent")) ? 1 : 100;
+			doc_cell_num(d, v);
+		}
+		doc_row_end(d);
+	}
+	doc_table_end(d);
+	free(cols);
+}
+
 static void sec_fallback_order(struct doc *d, struct run *r, const struct entries *e)
 {
 	struct strlist settings = { 0 };
-	const char **cols;
 
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!strcmp(r->rows[i].f[COL_BENCH], "fallback-order") &&
@@ -519,40 +567,19 @@ static void sec_fallback_order(struct doc *d, struct run *r, const struct entrie
 			sl_add(&settings, r->rows[i].f[COL_SCENARIO]);
 	if (!settings.n)
 		return;
-	doc_heading(d, 2, "fallback-order", "Fallback-order settings: pages on the preferred nodes (%)");
-	cols = xcalloc(settings.n + 2, sizeof(*cols));
-	cols[0] = "policy";
-	cols[1] = "nodes";
-	for (size_t s = 0; s < settings.n; s++)
-		cols[s + 2] = settings.v[s];
-	doc_table_start(d, cols, settings.n + 2);
-	for (size_t i = 0; i < e->n; i++) {
-		bool any = false;
-
-		for (size_t s = 0; s < settings.n; s++)
-			any |= run_find(r, "fallback-order", e->v[i].policy, e->v[i].nodes, NULL,
-					settings.v[s], "preferred_frac") != NULL;
-		if (!any)
-			continue;
-		doc_row_start(d);
-		doc_cell(d, e->v[i].policy);
-		doc_cell(d, e->v[i].nodes);
-		for (size_t s = 0; s < settings.n; s++) {
-			const struct row *w = run_find(r, "fallback-order", e->v[i].policy,
-						       e->v[i].nodes, NULL, settings.v[s],
-						       "preferred_frac");
-			double v = w && w->numeric ? w->num : NAN;
-
-			if (w && (!strcmp(w->f[COL_UNIT], "%") || !strcmp(w->f[COL_UNIT], "percent")))
-				v /= 100;
-			doc_cell_num(d, 100 * v);
-		}
-		doc_row_end(d);
+	doc_heading(d, 2, "fallback-order", "Fallback-order settings");
+	doc_para(d, NULL, "An MPOL_PREFERRED_MANY allocation larger than the free memory of its "
+		      "nodes, under each vm.preferred_many_fallback setting of the kernel series "
+		      "(columns; a kernel without the series has only local). Pages on the "
+		      "preferred nodes (%):");
+	fallback_order_table(d, r, e, &settings, "preferred_frac");
+	doc_para(d, NULL, "Where the overflow went (the node outside the set with most of it):");
+	fallback_order_table(d, r, e, &settings, "fallback_node");
+	if (run_find(r, "fallback-order", NULL, NULL, NULL, NULL, "model_read_latency_ns")) {
+		doc_para(d, NULL, "Modeled read latency of the whole placement (ns, page-weighted "
+			      "HMAT figures from CPU 0's node; a model, not a measurement):");
+		fallback_order_table(d, r, e, &settings, "model_read_latency_ns");
 	}
-	doc_table_end(d);
-	doc_para(d, NULL, "Columns are the kernel series' fallback-order settings (the scenario field "
-		      "of bench fallback-order).");
-	free(cols);
 	sl_free(&settings);
 }
 

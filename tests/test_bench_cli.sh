@@ -14,13 +14,15 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 "$TB" --list | grep -q '^latency ' || bad "--list lacks latency"
-for b in latency fallback oom model checks; do
+for b in latency fallback fallback-order oom model checks; do
 	"$TB" --list | grep -q "^$b " || bad "--list lacks $b"
 	"$TB" --help | grep -q "^  $b " || bad "--help lacks $b"
 done
 for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
 	    "latency --pagesizes 1g" "latency --preferred 1+" "latency --bogus" \
-	    "latency --profile quick,full" "latency --label a,b"; do
+	    "latency --profile quick,full" "latency --label a,b" \
+	    "fallback-order --model-hmat 0=1/2/3" "fallback-order --model-hmat 64=1/2/3/4" \
+	    "fallback-order --model-hmat 1=1/2/3/4,1=1/2/3/4"; do
 	# shellcheck disable=SC2086
 	out=$("$TB" $args 2>&1 >/dev/null); rc=$?
 	[ "$rc" = 2 ] || bad "'$args' exited $rc, want 2"
@@ -64,6 +66,15 @@ grep -q '^HIST bench=latency_task policy=bind ' "$out/latency.out" || bad "no se
 [ "$rc" = 0 ] || { bad "fallback exited $rc"; grep '^TAP not ok' "$out/fallback.out"; }
 check_lines "$out/fallback.out"
 grep -q 'metric=inside_frac value=1 ' "$out/fallback.out" || bad "bind placed pages outside its mask"
+
+# The host has one memory node: fallback-order says why it cannot run, as TAP.
+"$TB" fallback-order --profile quick > "$out/fo.out" 2> "$out/fo.err"; rc=$?
+[ "$rc" = 0 ] || bad "fallback-order exited $rc"
+check_lines "$out/fo.out"
+if [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -lt 3 ]; then
+	grep -q '^TAP ok 1 - fallback-order # SKIP needs 3 memory nodes' "$out/fo.out" ||
+		bad "fallback-order on a small host did not skip: $(head -3 "$out/fo.out")"
+fi
 
 "$TB" model --profile quick > "$out/model.out" 2>&1; rc=$?
 [ "$rc" = 0 ] || bad "model exited $rc"

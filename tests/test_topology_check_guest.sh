@@ -48,6 +48,14 @@ mutate memtoobig 's/^1,-,1024,/1,-,1025,/' \
 	'node 1: mem_mib: guest has 1025, file says 1024 (accepted 928-1024)'
 mutate tier 's/^1,\(.*\),31,/1,\1,4,/' \
 	"node 1: tier: guest has 4 against node 0's 4, file expects 31 against 4 (a slower tier)"
+# the same tier difference from a kernel without HMAT-based tiers (6.1):
+# not a difference, said so; from 6.12 it is one
+"$LABTOOL" expect --all topologies/dram-pmem.yaml | sed 's/^1,\(.*\),31,/1,\1,4,/' >"$tmp/bad.csv"
+out=$("$LABTOOL" check-guest topologies/dram-pmem.yaml "$tmp/bad.csv" --kernel-release 6.1.192-tierlab-6.1 2>&1)
+[ $? = 0 ] && [ "$out" = "memory tiers not compared: kernel 6.1.192-tierlab-6.1 predates HMAT-based tiers (6.7)" ] ||
+	{ echo "FAIL: tiers on 6.1: $out"; fail=1; }
+"$LABTOOL" check-guest topologies/dram-pmem.yaml "$tmp/bad.csv" --kernel-release 6.12.118-tierlab-x >/dev/null 2>&1
+[ $? = 1 ] || { echo "FAIL: tiers on 6.12 were not compared"; fail=1; }
 mutate distances 's/,17+10,/,20+10,/' 'node 1: distances: guest has 20+10, file says 17+10'
 mutate missing '/^1,/d' 'node 1: node: missing from the guest'"'"'s view'
 mutate extra '$a2,-,512,-,-,-,-,-,-,-' 'node 2: node: guest has it, file has nodes 0-1'

@@ -194,6 +194,33 @@ TEST(fmt_nodeset_parse_format)
 	CHECK_STR(buf, "10+");
 }
 
+TEST(fmt_model_hmat_parse)
+{
+	static long figs[MODEL_NODES][MODEL_FIGS];
+	char err[96];
+
+	CHECK(model_hmat_parse("0=81/86/100000/57000,3=400/180/20000/8000", figs, err,
+			       sizeof(err)) == 0);
+	CHECK(figs[0][0] == 81 && figs[0][1] == 86 && figs[0][2] == 100000 && figs[0][3] == 57000);
+	CHECK(figs[3][0] == 400 && figs[3][3] == 8000);
+	CHECK(figs[1][0] == -1 && figs[2][3] == -1 && figs[63][0] == -1);
+	CHECK(model_hmat_parse("63=1/2/3/4", figs, err, sizeof(err)) == 0 && figs[63][3] == 4);
+	/* each malformed form is refused with a reason, naming the entry */
+	CHECK(model_hmat_parse("", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("0=1/2/3", figs, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "0=1/2/3") != NULL);
+	CHECK(model_hmat_parse("0=1/2/3/4/5", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("0=1/2/3/4,", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("0=1/2/3/4,,1=1/2/3/4", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("64=1/2/3/4", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("-1=1/2/3/4", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("0=1/-2/3/4", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("0=1/2/3/x", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("0=1/2/3/4;1=1/2/3/4", figs, err, sizeof(err)) == -1);
+	CHECK(model_hmat_parse("1=1/2/3/4,1=5/6/7/8", figs, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "twice") != NULL);
+}
+
 TEST(fmt_values_tokens)
 {
 	char buf[32];

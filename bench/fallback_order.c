@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fallback-order: where an MPOL_PREFERRED_MANY allocation that overflows its
+ * nodes lands under each setting of the lab kernel's
+ * vm.preferred_many_fallback (kernel/patches/0005): local, nearest, tier.
+ *
+ * Cases: the preferred set of --preferred and, when it has several nodes,
+ * each of its nodes alone (with one node the settings can disagree: on two
+ * sockets of DRAM + PMEM, "tier" sends PMEM 2's overflow to PMEM 3 and
+ * "local" to DRAM 0).  Per case a filler holds the preferred nodes full to
+ * --headroom-mib above their high watermark; per setting a child pinned to
+ * CPU 0 then faults the set's free memory + --mib MiB of 4 KiB pages under
+ * PREFERRED_MANY, so at least --mib MiB must fall back (less if the nodes
+ * outside the set are short of it).
+ *
+ * Rows (bench fallback-order, policy preferred-many, pagesize 4k, scenario =
+ * the setting, nodes = the case's set): pages_node<N>, pages_total,
+ * preferred_frac, pages_fallback, fallback_node (the node outside the set
+ * that took most of the overflow, -1 none), local_node, filler_mib,
+ * free_mib_node<N> and min_wmark_mib_node<N> of the set, overflow_mib, the
+ * deltas of the mpol_* and numa_* counters, and the modeled cost of the
+ * placement (model_*; --model-hmat gives the figures seen from CPU 0).
+ * A TAP check per case and setting: the series' mpol_pref_many_fallback
+ * counter rose by at least the pages placed outside the set (the counters are
+ * system wide, so other tasks only add).
+ *
+ * On a kernel without the sysctl only "local" runs -- the only order such a
+ * kernel has -- and the two others SKIP, so the rows compare with the lab
+ * kernel's "local" rows.
+ */
+#include "tb.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MIB (1024UL * 1024)
+#define SYSCTL "/proc/sys/vm/preferred_many_fallback"
+#define BENCH "fallback-order"
+
+static const char *const settings[] = { "local", "nearest", "tier" };
+#define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
+
+struct fo_case {
+	const struct opts *o;
+	struct rowkey k;
+	struct nodeset pref;
+	size_t len;
+};
+
+static int fo_child(void *arg, struct shared *sh)
+{
+	const struct fo_case *c = arg;
+	struct counters before, after;
+	struct nodeset mem;
+	long total, outside = 0, best = 0;
+	int best_node = -1;
+	char metric[48];
+	char *p = map_region(PS_4K, c->len);
+
+	if (!p)
+		return 3;
+	if (pol_apply(POL_PREFERRED_MANY, VIA_MBIND, &c->pref, p, c->len))
+		return 1;
+	counters_read(&before);
+	touch_pages(p, c->len, 4096, sh);
+	counters_read(&after);
+	total = placement(p, c->len, 4096, sh->per_node, MAX_NODE);
+	if (total <= 0)
+		return 1;
+	mem_nodes(&mem);
+	ns_for_each(n, &mem) {
+		if (n > MAX_NODE)
+			break;
+		snprintf(metric, sizeof(metric), "pages_node%d", n);
+		out_row(&c->k, metric, (double)sh->per_node[n], "pages");
+		if (ns_has(&c->pref, n))
+			continue;
+		outside += sh->per_node[n];
+		if (sh->per_node[n] > best) {
+			best = sh->per_node[n];
+			best_node = n;
+		}
+	}
+	out_row(&c->k, "pages_total", (double)total, "pages");
+	out_row(&c->k, "preferred_frac", frac_in(sh->per_node, &c->pref), "ratio");
+	out_row(&c->k, "pages_fallback", (double)outside, "pages");
+	out_row(&c->k, "fallback_node", best_node, "node");
+	counter_delta_rows(&c->k, &before, &after, NULL);
+	model_rows(&c->k, c->o, sh->per_node);
+	/* result[0]: pages outside the set, result[1]: the counter's delta or -1 */
+	sh->result[0] = (double)outside;
+	sh->result[1] = -1;
+	{
+		long long a = counters_get(&before, "mpol_pref_many_fallback");
+		long long b = counters_get(&after, "mpol_pref_many_fallback");
+
+		if (a >= 0 && b >= 0)
+			sh->result[1] = (double)(b - a);
+	}
+	counters_free(&before);
+	counters_free(&after);
+	munmap(p, c->len);
+	return 0;
+}
+
+/* Why @setting cannot be selected here, or NULL once it is. */
+static const char *select_setting(const char *setting, bool have_sysctl, char *why, size_t len)
+{
+	if (!have_sysctl) {
+		if (!strcmp(setting, "local"))
+			return NULL;
+		snprintf(why, len, "kernel has no " SYSCTL " (not the lab's series)");
+		return why;
+	}
+	if (knob_save_write_str(SYSCTL, setting)) {
+		snprintf(why, len, "cannot write '%s' to " SYSCTL ": %s", setting, strerror(errno));
+		return why;
+	}
+	return NULL;
+}
+
+/* The smallest free memory of the nodes outside @pref, MiB (-1 none). */
+static long min_free_outside(const struct nodeset *pref)
+{
+	struct nodeset mem;
+	long least = -1;
+
+	mem_nodes(&mem);
+	ns_for_each(n, &mem) {
+		long f = node_meminfo_kib(n, "MemFree");
+
+		if (ns_has(pref, n) || f < 0)
+			continue;
+		if (least < 0 || f / 1024 < least)
+			least = f / 1024;
+	}
+	return least;
+}
+
+static int run_case(const struct opts *o, const struct nodeset *pref, struct shared *sh,
+		    bool have_sysctl)
+{
+	struct filler f;
+	long room, overflow, wmark = 0, total_p = nodes_total_mib(pref);
+	char why[256], ids[48];
+	int failed = 0;
+
+	ns_format_plus(pref, ids, sizeof(ids));
+	out_set_nodes(o->label, pref);
+	if (total_p > o->fill_cap_mib) {
+		snprintf(why, sizeof(why), "filling %ld MiB exceeds --fill-cap-mib %ld", total_p,
+			 o->fill_cap_mib);
+		tap_skip(why, BENCH " %s:%s", o->label, ids);
+		return 0;
+	}
+	/*
+	 * Fill to headroom above the high watermark: the first pass of
+	 * PREFERRED_MANY does not reclaim, so it stops at the low watermark,
+	 * which THP's min_free_kbytes puts at tens of MiB on a small node.
+	 */
+	ns_for_each(n, pref) {
+		long high = node_wmark_kib(n, "high") / 1024;
+
+		if (high > wmark)
+			wmark = high;
+	}
+	if (filler_start(&f, pref, o->headroom_mib + wmark)) {
+		tap_skip("the filler could not fill the preferred nodes", BENCH " %s:%s", o->label,
+			 ids);
+		return 0;
+	}
+	/* the overflow must fit on the nodes it can land on, with room to spare */
+	room = min_free_outside(pref) - 2 * o->headroom_mib - wmark;
+	overflow = o->mib < room ? o->mib : room;
+	if (overflow < 4) {
+		snprintf(why, sizeof(why), "nodes outside %.47s have %ld MiB free, too little to overflow into",
+			 ids, min_free_outside(pref));
+		tap_skip(why, BENCH " %s:%s", o->label, ids);
+		filler_stop(&f);
+		return 0;
+	}
+	msg(BENCH " %s:%s: filler holds %ld MiB, leaving %ld MiB above the high watermark; %ld MiB overflow per setting",
+	    o->label, ids, f.mib, o->headroom_mib, overflow);
+	for (size_t s = 0; s < NSETTINGS; s++) {
+		struct fo_case c = { o, { BENCH, "preferred-many", "4k", settings[s] }, *pref, 0 };
+		long free_sum = 0;
+		enum outcome oc;
+		int sig;
+
+		if (select_setting(settings[s], have_sysctl, why, sizeof(why))) {
+			tap_skip(why, BENCH " %s:%s %s", o->label, ids, settings[s]);
+			continue;
+		}
+		out_row(&c.k, "filler_mib", (double)f.mib, "MiB");
+		out_row(&c.k, "local_node", node_of_cpu(0), "node");
+		/* all the free memory of the set and then some: at least the
+		 * overflow must come from elsewhere, however deep the first pass
+		 * digs below the watermarks (a non-blocking allocation may go
+		 * below min) */
+		ns_for_each(n, pref) {
+			long free_kib = node_meminfo_kib(n, "MemFree");
+			char metric[48];
+
+			snprintf(metric, sizeof(metric), "free_mib_node%d", n);
+			out_row(&c.k, metric, (double)free_kib / 1024, "MiB");
+			snprintf(metric, sizeof(metric), "min_wmark_mib_node%d", n);
+			out_row(&c.k, metric, (double)node_wmark_kib(n, "min") / 1024, "MiB");
+			if (free_kib > 0)
+				free_sum += free_kib;
+		}
+		out_row(&c.k, "overflow_mib", (double)overflow, "MiB");
+		c.len = ((size_t)free_sum * 1024 + (size_t)overflow * MIB) & ~(size_t)4095;
+		memset(sh, 0, sizeof(*sh));
+		oc = run_child(fo_child, &c, sh, 300, &sig);
+		report_outcome(&c.k, oc, sh, 4096);
+		if (oc != OUT_COMPLETED) {
+			failed |= !tap(false, BENCH " %s:%s %s: the overflowing allocation completes (%s)",
+				       o->label, ids, settings[s], outcome_names[oc]);
+			continue;
+		}
+		if (sh->result[1] < 0)
+			tap_skip("kernel has no mpol_pref_many_fallback counter",
+				 BENCH " %s:%s %s: counter covers the fallback", o->label, ids,
+				 settings[s]);
+		else
+			failed |= !tap(sh->result[1] >= sh->result[0],
+				       BENCH " %s:%s %s: mpol_pref_many_fallback rose by %.0f, at least the %.0f pages placed outside the set",
+				       o->label, ids, settings[s], sh->result[1], sh->result[0]);
+	}
+	filler_stop(&f);
+	return failed;
+}
+
+static int run_fallback_order(const struct opts *o)
+{
+	struct shared *sh;
+	cpu_set_t cpu0;
+	char why[200];
+	bool have_sysctl = access(SYSCTL, W_OK) == 0;
+	int failed = 0;
+
+	if (!pol_wanted(o, POL_PREFERRED_MANY, BENCH))
+		return 0;
+	if (!(o->page_mask & 1u << PS_4K) || !(o->scen_mask & 1u << SC_FULL)) {
+		tap_skip("runs 4k pages in scenario full only", BENCH);
+		return 0;
+	}
+	/* "local" means CPU 0's node for every case */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
+		snprintf(why, sizeof(why), "cannot pin to CPU 0: %s", strerror(errno));
+		tap_skip(why, BENCH);
+		return 0;
+	}
+	sh = shared_new();
+	if (!sh)
+		return 1;
+	if (!have_sysctl)
+		msg(BENCH ": %s absent: only the kernel's one order (local) runs", SYSCTL);
+	failed |= run_case(o, &o->preferred, sh, have_sysctl);
+	if (ns_count(&o->preferred) > 1)
+		ns_for_each(n, &o->preferred) {
+			struct nodeset one;
+
+			ns_clear(&one);
+			ns_set(&one, n);
+			failed |= run_case(o, &one, sh, have_sysctl);
+		}
+	knobs_restore();
+	out_set_nodes(o->label, &o->preferred);
+	return failed;
+}
+
+const struct bench bench_fallback_order = {
+	.name = "fallback-order",
+	.help = "PREFERRED_MANY overflow per vm.preferred_many_fallback setting: placement, counters, modeled cost",
+	.options = "--policies --mib --headroom-mib --fill-cap-mib --model-hmat",
+	/* with two memory nodes the overflow has one place to go */
+	.needs = { .min_mem_nodes = 3 },
+	.timeout_secs = 600,
+	.run = run_fallback_order,
+};
