@@ -17,14 +17,29 @@
 
 #include "report_int.h"
 
-/* Rows are matched on everything but nodes: node ids differ between topologies. */
+/*
+ * Rows are matched on everything but nodes when the runs are of different
+ * topologies (node ids differ between them); when every run is of the same
+ * topology the nodes must match too, so that cases of one benchmark on
+ * different node sets (fallback-order's pmem:2 and pmem:3) stay apart.
+ */
 struct key {
-	const char *bench, *policy, *pagesize, *scenario, *metric, *unit;
+	const char *bench, *policy, *nodes, *pagesize, *scenario, *metric, *unit;
 };
+static bool match_nodes;
+
+/* The topology a run is of: its meta.json, else its rows; NULL unknown. */
+static const char *run_topology(const struct run *r)
+{
+	const char *topo = run_meta(r, "topology", "topology_file", NULL);
+
+	return topo ? topo : r->nrows ? r->rows[0].f[COL_TOPOLOGY] : NULL;
+}
 
 static bool key_eq(const struct key *k, const struct row *w)
 {
 	return !strcmp(k->bench, w->f[COL_BENCH]) && !strcmp(k->policy, w->f[COL_POLICY]) &&
+	       (!k->nodes || !strcmp(k->nodes, w->f[COL_NODES])) &&
 	       !strcmp(k->pagesize, w->f[COL_PAGESIZE]) && !strcmp(k->scenario, w->f[COL_SCENARIO]) &&
 	       !strcmp(k->metric, w->f[COL_METRIC]);
 }
@@ -158,7 +173,8 @@ static void add_key(struct key **keys, size_t *n, const struct row *w)
 		if (key_eq(&(*keys)[i], w))
 			return;
 	*keys = xrealloc(*keys, (*n + 1) * sizeof(**keys));
-	(*keys)[(*n)++] = (struct key){ w->f[COL_BENCH], w->f[COL_POLICY], w->f[COL_PAGESIZE],
+	(*keys)[(*n)++] = (struct key){ w->f[COL_BENCH], w->f[COL_POLICY],
+					 match_nodes ? w->f[COL_NODES] : NULL, w->f[COL_PAGESIZE],
 					 w->f[COL_SCENARIO], w->f[COL_METRIC], w->f[COL_UNIT] };
 }
 
@@ -233,8 +249,13 @@ static void metric_table(struct doc *d, struct sbuf *csv, struct run *runs, int 
 
 			diff_text(&runs[0], &runs[i], key, &t, &cm);
 			doc_cell(d, t.s);
-			sb_printf(csv, "%s,%s,%s,%s,%s,%d,", key->bench, key->policy, key->pagesize,
-				  key->scenario, key->metric, i + 1);
+			{
+				const struct row *w = find_key(&runs[i], key, NULL);
+
+				sb_printf(csv, "%s,%s,%s,%s,%s,%s,%d,", key->bench, key->policy,
+					  w ? w->f[COL_NODES] : "-", key->pagesize, key->scenario,
+					  key->metric, i + 1);
+			}
 			if (cm.have)
 				sb_printf(csv, "%.9g,%.9g,%.9g,", cm.a, cm.b, cm.d);
 			else
@@ -280,6 +301,10 @@ int compare_runs(char **dirs, int n, const char *outdir)
 	for (; loaded < n; loaded++)
 		if (run_load(dirs[loaded], &runs[loaded]) < 0)
 			goto out;
+	match_nodes = true;
+	for (int i = 0; i < n; i++)
+		match_nodes &= run_topology(&runs[i]) && !strcmp(run_topology(&runs[i]),
+								  run_topology(&runs[0]));
 	for (int i = 0; i < n; i++) {
 		safe &= csv_safe(&runs[i]);
 		for (size_t k = 0; k < runs[i].nrows; k++)
@@ -301,13 +326,11 @@ int compare_runs(char **dirs, int n, const char *outdir)
 		doc_table_start(&d, cols, 7);
 		for (int i = 0; i < n; i++) {
 			const struct run *r = &runs[i];
-			const char *topo = run_meta(r, "topology", "topology_file", NULL);
+			const char *topo = run_topology(r);
 			const char *acc = run_meta(r, "accelerator", NULL);
 			const char *kr = run_meta(r, "kernel_release", NULL);
 			char num[16];
 
-			if (!topo && r->nrows)
-				topo = r->rows[0].f[COL_TOPOLOGY];
 			sl_add(&accs, acc ? acc : "?");
 			sl_add(&topos, topo ? topo : "?");
 			sl_add(&kernels, kr ? kr : "?");
@@ -346,7 +369,7 @@ int compare_runs(char **dirs, int n, const char *outdir)
 		sl_free(&topos);
 		sl_free(&kernels);
 	}
-	sb_puts(&csv, "bench,policy,pagesize,scenario,metric,run,base_value,value,delta,"
+	sb_puts(&csv, "bench,policy,nodes,pagesize,scenario,metric,run,base_value,value,delta,"
 		      "delta_lo,delta_hi,verdict\n");
 	doc_heading(&d, 2, "latency", "Median fault latency (ns) with its interval");
 	metric_table(&d, &csv, runs, n, keys, nkeys, true);

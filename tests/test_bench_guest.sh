@@ -4,7 +4,10 @@
 # policy constraint), PREFERRED and PREFERRED_MANY survive with pages
 # outside the preferred set (tierbench's own TAP checks, which fail the run),
 # and PREFERRED_MANY spreads over every preferred node before falling back
-# (asserted here from the fill curve).
+# (asserted here from the fill curve).  fallback-order: with the lab kernel,
+# each vm.preferred_many_fallback setting sends one PMEM node's overflow
+# where Documentation/admin-guide/mm/numa_memory_policy.rst says, and the
+# rows and the report's fallback-order tables carry it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 topo=topologies/2s-dram-pmem.yaml
@@ -16,7 +19,7 @@ check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 
 pmem=$("$LABTOOL" nodes "$topo" pmem | tr , ' ')
 [ "$(wc -w <<<"$pmem")" -ge 2 ] || { echo "$topo: want 2 PMEM nodes, got '$pmem'"; exit 1; }
-out=$(./run-lab.sh -q --results "$tmp" --profile quick --benches oom,fallback "$topo" 2>&1); rc=$?
+out=$(./run-lab.sh -q --results "$tmp" --profile quick --benches oom,fallback,fallback-order "$topo" 2>&1); rc=$?
 echo "$out" | tail -n 5
 run=$(ls -d "$tmp"/*/)
 sum=$run/summary.csv
@@ -53,4 +56,27 @@ awk -F, -v nodes="$pmem" '
 	}' "$sum"
 spread=$?
 check "preferred-many spreads over all PMEM nodes before falling back" '[ $spread = 0 ]'
+
+# fallback-order on CPU 0 (node 0), 2s-dram-pmem's SLIT: row i is node i
+#   [10, 21, 17, 28] [21, 10, 28, 17] [17, 28, 10, 28] [28, 17, 28, 10]
+# preferring PMEM 3 alone: local = node 0's zonelist (0 2 1 3) -> 0;
+# nearest = from node 3 (3 1 0 2) -> 1; tier = PMEM 3's tier peer first -> 2.
+# Preferring PMEM 2: local and nearest (from 2: 2 0 1 3) -> 0, tier -> 3.
+fo_node() {	# NODES SETTING -> fallback_node
+	awk -F, -v n="$1" -v s="$2" '$2 == "fallback-order" && $3 == "preferred-many" &&
+		$4 == n && $6 == s && $7 == "fallback_node" { print $8 }' "$sum"
+}
+for want in "pmem:3 local 0" "pmem:3 nearest 1" "pmem:3 tier 2" \
+	    "pmem:2 local 0" "pmem:2 nearest 0" "pmem:2 tier 3" "pmem:2+3 tier 0"; do
+	read -r fo_set fo_setting fo_want <<<"$want"
+	got=$(fo_node "$fo_set" "$fo_setting")
+	check "fallback-order $fo_set $fo_setting: overflow lands on node $fo_want (got '${got}')" \
+		'[ "$got" = "$fo_want" ]'
+done
+check "fallback-order: the series' counter covered every fallen-back page" \
+	'[ "$(grep -c "^ok .*fallback-order .*mpol_pref_many_fallback rose by" "$run"/boots/*.tap)" = 9 ]'
+check "fallback-order: a modeled cost per case and setting" \
+	'[ "$(grep -c ",fallback-order,preferred-many,.*,model_read_latency_ns," "$sum")" = 9 ]'
+check "report: fallback-order tables name the overflow nodes" \
+	'grep -q "^|preferred-many |pmem:3 |node 0 |node 1 |node 2 |" "$run/report.md"'
 exit $fail

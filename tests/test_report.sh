@@ -186,10 +186,22 @@ else
 fi
 check "compare.html/md/csv written" test -s "$TMP/cmp/compare.html" -a -s "$TMP/cmp/compare.md" -a -s "$TMP/cmp/compare.csv"
 check "a real difference is called (CIs disjoint)" \
-	grep -q '^latency,preferred-many,4k,free,p50,2,16384,14745,-1639,-2842,-410,lower$' "$TMP/cmp/compare.csv"
-check "no claim where intervals overlap" grep -q '^latency,bind,4k,free,p50,2,10752,10752,0,0,0,overlap$' "$TMP/cmp/compare.csv"
-check "set_mempolicy medians compared too" grep -q '^latency_task,preferred,4k,free,p50,2,' "$TMP/cmp/compare.csv"
+	grep -q '^latency,preferred-many,pmem:1,4k,free,p50,2,16384,14745,-1639,-2842,-410,lower$' "$TMP/cmp/compare.csv"
+check "no claim where intervals overlap" grep -q '^latency,bind,pmem:1,4k,free,p50,2,10752,10752,0,0,0,overlap$' "$TMP/cmp/compare.csv"
+check "set_mempolicy medians compared too" grep -q '^latency_task,preferred,pmem:1,4k,free,p50,2,' "$TMP/cmp/compare.csv"
 check "compare shows both kernels" grep -q '6.12.118-tierlab-77aa01be' "$TMP/cmp/compare.md"
+# same topology: the cases of one benchmark on two node sets stay apart
+C1=$TMP/c1/dram-pmem-20261203-100000 C2=$TMP/c2/dram-pmem-20261203-110000
+mkdir -p "$TMP/c1" "$TMP/c2" && cp -r "$FIXTURE" "$C1" && cp -r "$FIXTURE" "$C2"
+for c in "$C1:5" "$C2:7"; do
+	printf 'dram-pmem,fallback-order,preferred-many,%s,4k,tier,fallback_node,%s,node,x,1,ok\n' \
+		pmem:0 "${c#*:}" pmem:1 3 >>"${c%%:*}/summary.csv"
+done
+"$LABTOOL" compare -o "$TMP/cmp2" "$C1" "$C2" >/dev/null 2>"$TMP/err"
+check "same topology: rows matched per node set too" \
+	grep -q '^fallback-order,preferred-many,pmem:0,4k,tier,fallback_node,2,5,7,2,,,no-ci$' "$TMP/cmp2/compare.csv"
+check "same topology: the other node set its own line" \
+	grep -q '^fallback-order,preferred-many,pmem:1,4k,tier,fallback_node,2,3,3,0,,,no-ci$' "$TMP/cmp2/compare.csv"
 "$LABTOOL" compare "$RUN" >/dev/null 2>&1
 check "compare needs two runs (exit 64)" test $? -eq 64
 
