@@ -992,6 +992,130 @@ static void test_hugetlb_bind_fail(void)
 	       (long)HUGE_PAGES, NULL, "%s", what);
 }
 
+/*
+ * (g) the bulk path: vmalloc allocates kernel stacks (CONFIG_VMAP_STACK)
+ * with alloc_pages_bulk_array_mempolicy() under the forking task's policy.
+ * BULK_CLONES CLONE_VM children on pre-touched stacks sleep in read(2), so
+ * their only allocations are the kernel's (stack, task_struct and the like),
+ * made in the parent.  /proc/vmallocinfo says where each new stack went
+ * ("N<node>=<pages>"); the counters must agree with the tracepoint, and the
+ * tracepoint must have seen at least the stacks' pages on the preferred node.
+ */
+#define BULK_CLONES	32
+#define BULK_STACK	16384
+static char bulk_stacks[BULK_CLONES][BULK_STACK] __attribute__((aligned(64)));
+static int bulk_pipe[2];
+
+static int bulk_child(void *arg)
+{
+	char c;
+
+	(void)arg;
+	syscall(SYS_read, bulk_pipe[0], &c, 1);
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
+/* Pages of kernel-stack areas in /proc/vmallocinfo: on @node, and in all. */
+static int stack_pages(int node, long *on_node, long *all)
+{
+	static char buf[1 << 20];
+	char want[32], *line, *save = NULL;
+
+	*on_node = *all = 0;
+	if (read_file("/proc/vmallocinfo", buf, sizeof(buf)))
+		return -1;
+	snprintf(want, sizeof(want), " N%d=", node);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *p, *n;
+
+		/* the caller is where alloc_thread_stack_node() got inlined */
+		if ((!strstr(line, " kernel_clone+") && !strstr(line, " copy_process+") &&
+		     !strstr(line, " dup_task_struct+") && !strstr(line, " alloc_thread_stack_node+")) ||
+		    !(p = strstr(line, " pages=")))
+			continue;
+		*all += strtol(p + 7, NULL, 10);
+		if ((n = strstr(line, want)))
+			*on_node += strtol(n + strlen(want), NULL, 10);
+	}
+	return 0;
+}
+
+static void test_bulk(void)
+{
+	static const char *what = "bulk path: kernel stacks of PREFERRED_MANY clones";
+	unsigned long mask[MAX_NODES / 64 + 1] = { 0 };
+	struct counters before, after;
+	struct trace_tally t;
+	long on0, all0, on1, all1, dc;
+	pid_t pids[BULK_CLONES];
+	int i, n = 0, traced;
+
+	if (pipe(bulk_pipe)) {
+		result(0, "pipe failed", "%s", what);
+		return;
+	}
+	memset(bulk_stacks, 0, sizeof(bulk_stacks));	/* no faults in the children */
+	mask[pref_node / 64] |= 1UL << (pref_node % 64);
+	if (stack_pages(pref_node, &on0, &all0)) {
+		result(0, "no /proc/vmallocinfo", "%s land on node %d", what, pref_node);
+		result(0, "no /proc/vmallocinfo", "%s are counted and traced", what);
+		close(bulk_pipe[0]);
+		close(bulk_pipe[1]);
+		return;
+	}
+	if (patched)
+		read_counters(&before);
+	traced = patched && !trace_start();
+	if (syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY, mask,
+		    (unsigned long)MAX_NODES + 1) == 0) {
+		for (i = 0; i < BULK_CLONES; i++) {
+			pid_t pid = clone(bulk_child, bulk_stacks[i] + BULK_STACK,
+					  CLONE_VM | CLONE_FS | CLONE_FILES | SIGCHLD, NULL);
+
+			if (pid > 0)
+				pids[n++] = pid;
+		}
+		syscall(SYS_set_mempolicy, 0, NULL, 0UL);
+	}
+	if (traced)
+		trace_stop(&t, mask[0], local_node, "preferred_many", -1);
+	if (patched)
+		read_counters(&after);
+	stack_pages(pref_node, &on1, &all1);
+	/* let them go, then reap */
+	for (i = 0; i < n; i++)
+		if (write(bulk_pipe[1], "x", 1) != 1)
+			break;
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+	close(bulk_pipe[0]);
+	close(bulk_pipe[1]);
+	diag("bulk: %d clones, new stack pages %ld (%ld on node %d)", n, all1 - all0,
+	     on1 - on0, pref_node);
+	/* a few stacks come from the per-CPU cache of freed ones */
+	result(n == BULK_CLONES && on1 - on0 >= 4L * BULK_CLONES / 2 &&
+	       on1 - on0 == all1 - all0, NULL,
+	       "%s land on node %d (%ld of %ld new stack pages)", what, pref_node,
+	       on1 - on0, all1 - all0);
+	if (!patched) {
+		result(0, "kernel has no mpol_* counters", "%s are counted and traced", what);
+		return;
+	}
+	if (!traced) {
+		result(0, "cannot enable " EVENT, "%s are counted and traced", what);
+		return;
+	}
+	dc = after.global[HIT] - before.global[HIT] + after.global[FALLBACK] -
+	     before.global[FALLBACK];
+	diag("bulk: counters +%ld, %ld events (%ld on node %d), %ld bad%s%s", dc,
+	     t.events, t.per_node[pref_node], pref_node, t.bad, t.bad ? ": " : "",
+	     t.bad ? t.bad_line : "");
+	result(!t.bad && dc == t.pages && t.per_node[pref_node] >= on1 - on0 && on1 > on0, NULL,
+	       "%s are counted and traced (counters +%ld = %ld traced pages, >= %ld stack pages on node %d)",
+	       what, dc, t.pages, on1 - on0, pref_node);
+}
+
 int main(int argc, char **argv)
 {
 	cpu_set_t cpus;
@@ -1045,10 +1169,13 @@ int main(int argc, char **argv)
 		result(0, skip, "a PREFERRED_MANY THP adds 512 pages, one order-9 event");
 		result(0, skip, "hugetlb PREFERRED_MANY hit and fallback are counted in pages");
 		result(0, skip, "hugetlb MPOL_BIND failure is counted in pages on the faulting node");
+		result(0, skip, "bulk path: kernel stacks of PREFERRED_MANY clones land on the node");
+		result(0, skip, "bulk path: kernel stacks of PREFERRED_MANY clones are counted and traced");
 	} else {
 		test_thp();
 		test_hugetlb();
 		test_hugetlb_bind_fail();
+		test_bulk();
 	}
 
 	printf("TAP 1..%d\n", nr_tests);
