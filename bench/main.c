@@ -391,7 +391,20 @@ int main(int argc, char **argv)
 		    o.mib, timeout_secs);
 	}
 	alarm((unsigned)timeout_secs);
-	rc = current->run(&o);
+	{
+		/* the kernel series' mpol_* counters around the whole benchmark,
+		 * so that every benchmark's rows carry them (policy, page size and
+		 * scenario "-"); cases that measure their own deltas add rows */
+		struct counters before, after;
+		const struct rowkey k = { current->name, "-", "-", "-" };
+
+		counters_read(&before);
+		rc = current->run(&o);
+		counters_read(&after);
+		counter_delta_rows(&k, &before, &after, "mpol_");
+		counters_free(&before);
+		counters_free(&after);
+	}
 	alarm(0);
 	knobs_restore();
 	tap_plan();
