@@ -64,7 +64,7 @@ for v in "${variants[@]}"; do
 		echo "$v: ok, ${targets[*]} compiled in $((SECONDS - start)) s (on: ${state:-none of TRACEPOINTS HUGETLB_PAGE NUMA})"
 	else
 		echo "$v: FAILED after $((SECONDS - start)) s (log: $log):"
-		grep -E 'error|Error' "$log" | head -n 10 | sed 's/^/  /'
+		{ grep -E 'error:' "$log" || grep -E 'Error' "$log"; } | head -n 10 | sed 's/^/  /'
 		fail=1
 	fi
 done

@@ -28,6 +28,10 @@ check "TAP: bind OOM-killed with CONSTRAINT_MEMORY_POLICY" 'grep -q "^ok .*oom b
 check "TAP: preferred and preferred-many complete outside the set" \
 	'[ "$(grep -cE "^ok .*oom (preferred|preferred-many)/4k.*completes with pages outside" "$run"/boots/*.tap)" = 2 ]'
 check "rows: bind outcome oom_killed" 'grep -q ",oom,bind,[^,]*,4k,[^,]*,outcome_oom_killed,1," "$sum"'
+for b in oom fallback fallback-order; do
+	check "rows: $b carries the series' counters around it" \
+		'grep -q ",$b,-,[^,]*,-,-,vmstat_mpol_pref_many_fallback_delta,[0-9]" "$sum"'
+done
 check "rows: preferred-many outcome completed" 'grep -q ",oom,preferred-many,[^,]*,4k,[^,]*,outcome_completed,1," "$sum"'
 
 # The fill curve of preferred-many: before the first step that lands
