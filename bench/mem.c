@@ -181,10 +181,21 @@ void child_signals(void)
 
 /* ---- filler ---- */
 
+/*
+ * Fill @node with MPOL_BIND memory until @headroom_mib are left, but never
+ * below its min watermark + 4 MiB: below min a BIND allocation that cannot
+ * reclaim (no swap here) is OOM-killed, and with THP min_free_kbytes puts
+ * the min watermark of a 512 MiB node at ~24 MiB -- the default headroom.
+ */
 static long fill_node(int node, long headroom_mib)
 {
 	long free_kib = node_meminfo_kib(node, "MemFree");
-	long want_mib = free_kib / 1024 - headroom_mib, done = 0;
+	long min_mib = node_wmark_kib(node, "min") / 1024 + 4;
+	long want_mib, done = 0;
+
+	if (headroom_mib < min_mib)
+		headroom_mib = min_mib;
+	want_mib = free_kib / 1024 - headroom_mib;
 	struct nodeset one;
 	char *p;
 
@@ -206,8 +217,7 @@ static long fill_node(int node, long headroom_mib)
 	/* huge pages where possible: 512 times fewer faults under TCG */
 	madvise(p, (size_t)want_mib * MIB, MADV_HUGEPAGE);
 	for (; done < want_mib; done += 2) {
-		if (done % 8 == 0 &&
-		    node_meminfo_kib(node, "MemFree") / 1024 <= headroom_mib)
+		if (node_meminfo_kib(node, "MemFree") / 1024 <= headroom_mib)
 			break;
 		for (size_t off = 0; off < 2 * MIB && done * MIB + off < (size_t)want_mib * MIB;
 		     off += 4096)
