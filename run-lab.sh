@@ -280,11 +280,23 @@ if [ ${#topologies[@]} -gt 1 ] && [ -z "$resume" ] && [ -z "$exec_cmd" ]; then
 fi
 
 # --- the run directory ---------------------------------------------------------
+# Free space, checked before anything is written: a boot leaves ~5 MiB (logs,
+# rows), the report a few more.
+free_mib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'; }
+check_space() {	# DIR: measured on DIR or, if it does not exist yet, its nearest parent
+	local have need=$((16 + 8 * ${#topologies[@]} * boots)) at=$1
+	while [ ! -d "$at" ] && [ "$at" != "$(dirname "$at")" ]; do at=$(dirname "$at"); done
+	have=$(free_mib "$at")
+	[ -z "$have" ] || [ "$have" -ge "$need" ] ||
+		die "$1: only $have MiB free; this run needs about $need MiB (logs, rows, report)"
+}
 if [ -n "$resume" ]; then
 	run=$resume
 	[ -w "$run" ] || die "$run: the run directory is not writable"
+	check_space "$run"
 	say "resuming $run"
 else
+	check_space "$results"
 	mkdir -p "$results" 2>/dev/null && [ -w "$results" ] || die "$results: cannot create or write the results directory"
 	first=$(basename "${topologies[0]}" .yaml)
 	[ ${#topologies[@]} -eq 1 ] || first=multi
@@ -306,9 +318,15 @@ else
 		mv "$run/run.args.tmp" "$run/run.args" || die "$run: cannot write run.args (disk full?)"
 	date -Is > "$run/started"
 fi
-mkdir -p "$run/work"
-trap 'rm -f "$buildlog"; rm -rf "$run/work"' EXIT
+# Staging (one ~120 MiB initrd per boot in flight) lives outside the results
+# directory, so that only results go there.
+work=$(mktemp -d "${TMPDIR:-/tmp}/tierlab-work.XXXXXX") || die "cannot create a staging directory in ${TMPDIR:-/tmp}"
+trap 'rm -f "$buildlog"; rm -rf "$work"' EXIT
 started=$(cat "$run/started")
+initrd_mib=$(( $(stat -c %s "$lab/build/initramfs.cpio") / 1048576 + 8 ))
+have=$(free_mib "$work")
+[ -z "$have" ] || [ "$have" -ge $((initrd_mib * jobs)) ] ||
+	die "${TMPDIR:-/tmp}: only $have MiB free; staging $jobs boot(s) needs about $((initrd_mib * jobs)) MiB (set TMPDIR)"
 
 # plan_token: percent-encode one plan token
 plan_token() {
@@ -326,7 +344,7 @@ plan_token() {
 do_boot() {
 	local id=$1 t=$2 name stage qrc=0 qstatus crc=0 line erc
 	name=$(basename "$t" .yaml)
-	stage=$run/work/boot-$id
+	stage=$work/boot-$id
 	rm -rf "$stage"
 	mkdir -p "$stage/root/lab" "$stage/root/bin"
 	if [ -n "$exec_cmd" ]; then
@@ -411,7 +429,7 @@ boot_and_record() {
 	local rc=0
 	trap on_signal INT TERM HUP
 	do_boot "$1" "$2" || rc=$?
-	echo "$rc" > "$run/work/rc-$1"
+	echo "$rc" > "$work/rc-$1"
 }
 for i in "${!boot_list[@]}"; do
 	id=$((i + 1))
@@ -429,7 +447,7 @@ for i in "${!boot_list[@]}"; do
 done
 while [ -n "$(jobs -rp)" ]; do wait || true; done
 worst=0
-for f in "$run"/work/rc-*; do
+for f in "$work"/rc-*; do
 	[ -f "$f" ] || continue
 	rc=$(cat "$f")
 	[ "$rc" -le "$worst" ] || worst=$rc
@@ -462,13 +480,17 @@ jq -n \
 mv "$run/meta.json.tmp" "$run/meta.json"
 
 if [ -z "$exec_cmd" ]; then
-	if "$labtool" report "$run" >"$run/work/report.log" 2>&1; then
+	if "$labtool" report "$run" >"$work/report.log" 2>&1; then
 		say "report: $run/report.html"
 	else
-		sed 's/^/    /' "$run/work/report.log" >&2
+		sed 's/^/    /' "$work/report.log" >&2
 		say "report generation failed; figures are in $run/summary.csv"
 		worst=$((worst > 1 ? worst : 1))
 	fi
+fi
+if [ "$(free_mib "$run")" = 0 ]; then
+	echo "run-lab: $run: the disk filled up during the run; its files may be incomplete" >&2
+	worst=$((worst > 1 ? worst : 1))
 fi
 say "results: $run"
 [ -z "${TIERLAB_RUN_DIR_FILE:-}" ] || echo "$run" > "$TIERLAB_RUN_DIR_FILE"

@@ -58,4 +58,19 @@ if [ "$rc" = 2 ] && grep -q "cannot create or write the results directory" <<<"$
 else
 	echo "FAIL unwritable results directory: exit $rc: $out"; fail=1
 fi
+# A full disk: refused before anything is written (needs root for a small tmpfs).
+if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=256k tmpfs "$tmp/full" 2>/dev/null; then
+	dd if=/dev/zero of="$tmp/full/filler" bs=4k count=48 status=none 2>/dev/null
+	out=$(./run-lab.sh -q --results "$tmp/full/results" --exec true 2>&1 >/dev/null); rc=$?
+	left=$(find "$tmp/full" -mindepth 1 ! -name filler | wc -l)
+	umount "$tmp/full"
+	if [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && [ "$left" = 0 ] &&
+	   grep -q "^run-lab: $tmp/full/results: only 0 MiB free; this run needs about [0-9]* MiB" <<<"$out"; then
+		echo "ok   full disk -> $out"
+	else
+		echo "FAIL full disk: exit $rc, $left files written: $out"; fail=1
+	fi
+else
+	echo "ok   full disk # SKIP needs root to mount a small tmpfs"
+fi
 exit $fail
