@@ -7,6 +7,7 @@
 #include "tb.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -169,4 +170,17 @@ bool pol_supported(enum pol p, char *why, size_t len)
 	snprintf(why, len, "kernel rejects mode %d (%s): %s", pol_mode(p),
 		 pol_names[p], strerror(errno));
 	return false;
+}
+
+const char *pin_to_cpu0(char *why, size_t len)
+{
+	cpu_set_t cpu0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
+		snprintf(why, len, "cannot pin to CPU 0: %s", strerror(errno));
+		return why;
+	}
+	return NULL;
 }

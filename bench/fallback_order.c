@@ -31,7 +31,6 @@
 #include "tb.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -238,7 +237,6 @@ static int run_case(const struct opts *o, const struct nodeset *pref, struct sha
 static int run_fallback_order(const struct opts *o)
 {
 	struct shared *sh;
-	cpu_set_t cpu0;
 	char why[200];
 	bool have_sysctl = access(SYSCTL, W_OK) == 0;
 	int failed = 0;
@@ -250,10 +248,7 @@ static int run_fallback_order(const struct opts *o)
 		return 0;
 	}
 	/* "local" means CPU 0's node for every case */
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
-		snprintf(why, sizeof(why), "cannot pin to CPU 0: %s", strerror(errno));
+	if (pin_to_cpu0(why, sizeof(why))) {
 		tap_skip(why, BENCH);
 		return 0;
 	}

@@ -7,6 +7,10 @@
  * and likewise for write latency and both bandwidths (a page-weighted mean).
  * A model, labelled so in every metric name: QEMU does not make slow nodes
  * slow.  model_coverage_frac says which share of the pages had figures.
+ * With --model-hmat (the plan passes the topology's figures from CPU 0's
+ * node) the figures are those and the cases run on CPU 0: access0 is each
+ * node's nearest initiator, which on two sockets is the other socket's CPU
+ * for half the nodes.
  */
 #include "tb.h"
 
@@ -78,13 +82,17 @@ static int run_model(const struct opts *o)
 
 	if (!sh)
 		return 1;
+	/* the figures are those seen from CPU 0's node (--model-hmat) */
+	if (o->model_given && pin_to_cpu0(why, sizeof(why)))
+		msg("model: %s; the default policy's pages may not be where CPU 0 sees them", why);
 	mem_nodes(&mem);
 	ns_for_each(n, &mem) {
 		struct rowkey k = { "model", "-", "-", "-" };
 		char metric[64];
 
 		for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
-			long v = hmat_value(n, figures[f][0]);
+			long v = o->model_given ? (n < MODEL_NODES ? o->model[n][f] : -1)
+						: hmat_value(n, figures[f][0]);
 
 			if (v < 0)
 				continue;

@@ -239,6 +239,8 @@ double frac_in(const long *per_node, const struct nodeset *ns);
 void report_outcome(const struct rowkey *k, enum outcome oc,
 		    const struct shared *sh, size_t page);
 bool pol_supported(enum pol p, char *why, size_t len);
+/* Pin the caller (and the children it forks) to CPU 0; why not, or NULL. */
+const char *pin_to_cpu0(char *why, size_t len);
 /* Is p selected by --policies and known to the kernel?  A SKIP says why not. */
 bool pol_wanted(const struct opts *o, enum pol p, const char *bench);
 

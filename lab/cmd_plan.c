@@ -41,8 +41,8 @@ static int mem_nodes(const struct topo *t)
 }
 
 /*
- * fallback-order's cost model: the HMAT figures seen from CPU 0's node, where
- * the benchmark runs (the guest's sysfs only has each node's nearest
+ * The cost model of fallback-order and model: the HMAT figures seen from CPU
+ * 0's node, where the benchmark runs (the guest's sysfs only has each node's nearest
  * initiator's).  " --model-hmat N=RL/WL/RB/WB,..." or nothing.
  */
 static void model_hmat_arg(const struct topo *t, struct sbuf *sb)
@@ -363,7 +363,7 @@ int cmd_plan(int argc, char **argv)
 				sb_printf(&plan, "step %s-%s %d tierbench %s --profile %s --preferred %s --label %s",
 					  names[k], targets[g].label, timeout, names[k], profile,
 					  targets[g].ids, targets[g].label);
-				if (!strcmp(names[k], "fallback-order"))
+				if (!strcmp(names[k], "fallback-order") || !strcmp(names[k], "model"))
 					model_hmat_arg(t, &plan);
 				sb_printf(&plan, "\n");
 			}

@@ -19,7 +19,7 @@ check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 
 pmem=$("$LABTOOL" nodes "$topo" pmem | tr , ' ')
 [ "$(wc -w <<<"$pmem")" -ge 2 ] || { echo "$topo: want 2 PMEM nodes, got '$pmem'"; exit 1; }
-out=$(./run-lab.sh -q --results "$tmp" --profile quick --benches oom,fallback,fallback-order "$topo" 2>&1); rc=$?
+out=$(./run-lab.sh -q --results "$tmp" --profile quick --benches oom,fallback,fallback-order,model "$topo" 2>&1); rc=$?
 echo "$out" | tail -n 5
 run=$(ls -d "$tmp"/*/)
 sum=$run/summary.csv
@@ -81,6 +81,12 @@ check "fallback-order: the series' counter covered every fallen-back page" \
 	'[ "$(grep -c "^ok .*fallback-order .*mpol_pref_many_fallback rose by" "$run"/boots/*.tap)" = 9 ]'
 check "fallback-order: a modeled cost per case and setting" \
 	'[ "$(grep -c ",fallback-order,preferred-many,.*,model_read_latency_ns," "$sum")" = 9 ]'
+# The cost model uses the figures from CPU 0's node (the topology's hmat
+# entry 0 -> 3: 400 ns), not access0's (node 3's own socket: 305 ns).
+check "model: node 3's read latency as CPU 0 sees it (400 ns)" \
+	'grep -q ",model,-,[^,]*,-,-,hmat_read_latency_node3,400,ns," "$sum"'
+check "fallback-order: pmem:3 tier's overflow to PMEM 2 is modeled above 320 ns (its PMEM 3 pages at 400)" \
+	'awk -F, "\$2 == \"fallback-order\" && \$4 == \"pmem:3\" && \$6 == \"tier\" && \$7 == \"model_read_latency_ns\" && \$8 > 320 { ok = 1 } END { exit !ok }" "$sum"'
 check "report: fallback-order tables name the overflow nodes" \
 	'grep -q "^|preferred-many |pmem:3 |node 0 |node 1 |node 2 |" "$run/report.md"'
 exit $fail
