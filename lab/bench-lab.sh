@@ -90,7 +90,8 @@ done
 for f in "$tmp"/r/*/raw/boot-1.timing; do sed -n 's/.* init_secs=\([0-9.]*\).*/\1/p' "$f"; done > "$tmp/init"
 for f in "$tmp"/r/*/raw/boot-1.timing; do sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "$f"; done > "$tmp/qemu-walls"
 accel=$(jq -r .accelerator "$(ls -d "$tmp"/r/* | head -1)/meta.json")
-figure "QEMU start to /init (median of $boots, $accel)" "$(median < "$tmp/init")" s "<=3" "qboot, XZ kernel, uncompressed initramfs"
+compression=$(sed -n 's/^CONFIG_KERNEL_\([A-Z0-9]*\)=y$/\1/p' "$(kernel/build.sh -q)/config" | head -1)
+figure "QEMU start to /init (median of $boots, $accel)" "$(median < "$tmp/init")" s "<=3" "qboot, ${compression:-?} kernel, uncompressed initramfs"
 figure "QEMU start to poweroff (median, $accel)" "$(median < "$tmp/qemu-walls")" s - "--exec true"
 # The same kernel and initramfs booted bare: the command run-lab used.
 cmdfile=$(ls "$tmp"/r/*/raw/qemu-1.cmd | head -1)
