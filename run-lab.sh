@@ -290,6 +290,14 @@ check_space() {	# DIR: measured on DIR or, if it does not exist yet, its nearest
 	[ -z "$have" ] || [ "$have" -ge "$need" ] ||
 		die "$1: only $have MiB free; this run needs about $need MiB (logs, rows, report)"
 }
+# Staging (one ~120 MiB initrd per boot in flight, removed when the boot
+# ends) lives outside the results directory, so that only results go there.
+work=$(mktemp -d "${TMPDIR:-/tmp}/tierlab-work.XXXXXX") || die "cannot create a staging directory in ${TMPDIR:-/tmp}"
+trap 'rm -f "$buildlog"; rm -rf "$work"' EXIT
+initrd_mib=$(( $(stat -c %s "$lab/build/initramfs.cpio") / 1048576 + 8 ))
+have=$(free_mib "$work")
+[ -z "$have" ] || [ "$have" -ge $((initrd_mib * jobs)) ] ||
+	die "${TMPDIR:-/tmp}: only $have MiB free; staging $jobs boot(s) needs about $((initrd_mib * jobs)) MiB (set TMPDIR)"
 if [ -n "$resume" ]; then
 	run=$resume
 	[ -w "$run" ] || die "$run: the run directory is not writable"
@@ -318,15 +326,7 @@ else
 		mv "$run/run.args.tmp" "$run/run.args" || die "$run: cannot write run.args (disk full?)"
 	date -Is > "$run/started"
 fi
-# Staging (one ~120 MiB initrd per boot in flight) lives outside the results
-# directory, so that only results go there.
-work=$(mktemp -d "${TMPDIR:-/tmp}/tierlab-work.XXXXXX") || die "cannot create a staging directory in ${TMPDIR:-/tmp}"
-trap 'rm -f "$buildlog"; rm -rf "$work"' EXIT
 started=$(cat "$run/started")
-initrd_mib=$(( $(stat -c %s "$lab/build/initramfs.cpio") / 1048576 + 8 ))
-have=$(free_mib "$work")
-[ -z "$have" ] || [ "$have" -ge $((initrd_mib * jobs)) ] ||
-	die "${TMPDIR:-/tmp}: only $have MiB free; staging $jobs boot(s) needs about $((initrd_mib * jobs)) MiB (set TMPDIR)"
 
 # plan_token: percent-encode one plan token
 plan_token() {
@@ -373,6 +373,7 @@ do_boot() {
 	# A signal interrupts wait, not the boot: wait again for the watchdog,
 	# which has been told to kill QEMU.
 	while kill -0 "$boot_pid" 2>/dev/null; do wait "$boot_pid" || qrc=$?; done
+	rm -rf "$stage"
 	boot_pid=
 	case $qrc in
 	0) qstatus=ok ;;

@@ -130,6 +130,13 @@ static int run_oom(const struct opts *o)
 				}
 			/* past the preferred pools by half the others' (at least one page),
 			 * from what the pools really got */
+			if (!in_pref || !in_others) {
+				snprintf(why, sizeof(why), "hugetlb pools got %ld pages on the preferred nodes, %ld on the others",
+					 in_pref, in_others);
+				tap_skip(why, "oom 2m");
+				knobs_restore();
+				continue;
+			}
 			c.mib = 2 * (in_pref + (in_others / 2 > 1 ? in_others / 2 : 1));
 		}
 		for (int p = 0; p < POL_COUNT; p++) {

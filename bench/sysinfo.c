@@ -273,9 +273,14 @@ void counters_read(struct counters *c)
 	FILE *f;
 
 	memset(c, 0, sizeof(*c));
-	if (write_str("/proc/sys/vm/stat_refresh", "1\n", 2) && errno != ENOENT)
-		msg("/proc/sys/vm/stat_refresh: %s; mpol_* may lag by per-CPU deltas",
-		    strerror(errno));
+	if (write_str("/proc/sys/vm/stat_refresh", "1\n", 2) && errno != ENOENT) {
+		static bool said;
+
+		if (!said)
+			msg("/proc/sys/vm/stat_refresh: %s; mpol_* may lag by per-CPU deltas",
+			    strerror(errno));
+		said = true;
+	}
 	f = fopen("/proc/vmstat", "r");
 	if (f) {
 		while (fgets(line, sizeof(line), f))

@@ -505,9 +505,11 @@ static int read_guest(const char *path, int nnodes, struct guest *g)
  * order only (the ids depend on the kernel's chunking, the order does not).
  */
 /*
- * Does the kernel place nodes into memory tiers by their HMAT figures?  The
- * abstract distance from HMAT came with 6.7 (mm/memory-tiers.c, ACPI HMAT);
- * older kernels keep every node in the default tier.  Unknown: yes.
+ * Does the kernel place boot-time CPU-less nodes into memory tiers by their
+ * HMAT figures?  The abstract distance from HMAT came with 6.7, but only for
+ * nodes onlined later (dax/kmem); boot-time nodes got it with
+ * memory_tier_late_init() in 6.10.  Older kernels keep such nodes in the
+ * default tier.  Unknown release: yes.
  */
 static bool kernel_has_hmat_tiers(const char *release)
 {
@@ -515,7 +517,7 @@ static bool kernel_has_hmat_tiers(const char *release)
 
 	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
 		return true;
-	return major > 6 || (major == 6 && minor >= 7);
+	return major > 6 || (major == 6 && minor >= 10);
 }
 
 static int compare(const struct topo *t, const struct guest *g, bool tiers)
@@ -626,7 +628,7 @@ int cmd_check_guest(int argc, char **argv)
 		int bad = compare(t, g, tiers);
 
 		if (!tiers)
-			printf("memory tiers not compared: kernel %s predates HMAT-based tiers (6.7)\n",
+			printf("memory tiers not compared: kernel %s predates HMAT-based tiers for boot-time nodes (6.10)\n",
 			       o.release);
 
 		rc = finish();

@@ -25,8 +25,12 @@
  */
 struct key {
 	const char *bench, *policy, *nodes, *pagesize, *scenario, *metric, *unit;
+	const struct row *first;	/* the row that made the key */
+	int first_run;
 };
 static bool match_nodes;
+/* A run has one key's figure on several node sets: only one is compared. */
+static bool multi_nodes;
 
 /* The topology a run is of: its meta.json, else its rows; NULL unknown. */
 static const char *run_topology(const struct run *r)
@@ -167,15 +171,21 @@ static void diff_text(const struct run *ra, const struct run *rb, const struct k
 	sb_printf(b, " %s", verdict_text[c.v]);
 }
 
-static void add_key(struct key **keys, size_t *n, const struct row *w)
+static void add_key(struct key **keys, size_t *n, const struct row *w, int run)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (key_eq(&(*keys)[i], w))
+		if (key_eq(&(*keys)[i], w)) {
+			const struct row *f = (*keys)[i].first;
+
+			multi_nodes |= (*keys)[i].first_run == run &&
+				       !strcmp(f->f[COL_BOOT_ID], w->f[COL_BOOT_ID]) &&
+				       strcmp(f->f[COL_NODES], w->f[COL_NODES]);
 			return;
+		}
 	*keys = xrealloc(*keys, (*n + 1) * sizeof(**keys));
 	(*keys)[(*n)++] = (struct key){ w->f[COL_BENCH], w->f[COL_POLICY],
 					 match_nodes ? w->f[COL_NODES] : NULL, w->f[COL_PAGESIZE],
-					 w->f[COL_SCENARIO], w->f[COL_METRIC], w->f[COL_UNIT] };
+					 w->f[COL_SCENARIO], w->f[COL_METRIC], w->f[COL_UNIT], w, run };
 }
 
 static void nodes_text(struct run *runs, int n, const struct key *k, struct sbuf *b)
@@ -301,15 +311,19 @@ int compare_runs(char **dirs, int n, const char *outdir)
 	for (; loaded < n; loaded++)
 		if (run_load(dirs[loaded], &runs[loaded]) < 0)
 			goto out;
-	match_nodes = true;
-	for (int i = 0; i < n; i++)
-		match_nodes &= run_topology(&runs[i]) && !strcmp(run_topology(&runs[i]),
-								  run_topology(&runs[0]));
+	{
+		const char *t0 = run_topology(&runs[0]);
+
+		multi_nodes = false;
+		match_nodes = t0 != NULL;
+		for (int i = 1; i < n && match_nodes; i++)
+			match_nodes = run_topology(&runs[i]) && !strcmp(run_topology(&runs[i]), t0);
+	}
 	for (int i = 0; i < n; i++) {
 		safe &= csv_safe(&runs[i]);
 		for (size_t k = 0; k < runs[i].nrows; k++)
 			if (!strcmp(runs[i].rows[k].f[COL_BOOT_STATUS], "ok"))
-				add_key(&keys, &nkeys, &runs[i].rows[k]);
+				add_key(&keys, &nkeys, &runs[i].rows[k], i);
 	}
 
 	sb_puts(&d.html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -358,6 +372,11 @@ int compare_runs(char **dirs, int n, const char *outdir)
 		if (accs.n > 1)
 			doc_para(&d, "warn", "**The runs used different accelerators** (TCG vs KVM): their "
 					 "timings are not comparable; only placement and OOM figures are.");
+		if (multi_nodes)
+			doc_para(&d, "warn", "**Different topologies, several node sets per figure** "
+					 "(e.g. fallback-order's single-node cases): rows are matched "
+					 "without their node set, so only the first node set of each "
+					 "figure is compared.");
 		if (topos.n > 1 && kernels.n > 1)
 			doc_para(&d, "warn", "**Both the topology and the kernel differ** between runs: a "
 					 "difference mixes the two effects.");

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The series compiles in configurations the lab kernel does not use:
 # tracing off, hugetlbfs off, NUMA off (kernel/check-configs.sh builds the
-# directories it touches from the patched tree).  A missing or wrong
-# #ifdef stub in a patch fails here, not in someone else's kernel.
+# directories it touches from the patched tree).  A stub of a patch that
+# does not compile in such a configuration fails here (nothing is linked).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=$(kernel/check-configs.sh 2>&1); rc=$?
