@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* labtool compare [-o DIR] RUN-DIR RUN-DIR...: runs side by side, differences with CIs. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +11,17 @@
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "usage: labtool compare [-o DIR] RUN-DIR RUN-DIR...\n"
-		   "  writes DIR/compare.{html,md,csv}; DIR defaults to compare-<YYYYmmdd-HHMMSS>\n"
-		   "  beside the first run.  Differences are against the first run.\n");
+	fprintf(f, "usage: labtool compare [-o DIR] [--plots DIR] [--no-plots] RUN-DIR RUN-DIR...\n"
+		   "  writes DIR/compare.{html,md,csv} and the figure compare-latency.{svg,png,dat};\n"
+		   "  DIR defaults to compare-<YYYYmmdd-HHMMSS> beside the first run.  Differences\n"
+		   "  are against the first run.\n");
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out = NULL, *given = NULL;
+	bool no_plots = false;
+	char *scripts = NULL;
 	char **dirs = xcalloc((size_t)argc, sizeof(*dirs));
 	char *outdir = NULL;
 	int n = 0, rc;
@@ -25,6 +29,10 @@ int cmd_compare(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
+		else if (!strcmp(argv[i], "--plots") && i + 1 < argc)
+			given = argv[++i];
+		else if (!strcmp(argv[i], "--no-plots"))
+			no_plots = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			compare_usage(stdout);
 			free(dirs);
@@ -40,6 +48,15 @@ int cmd_compare(int argc, char **argv)
 		compare_usage(stderr);
 		free(dirs);
 		return EXIT_USAGE;
+	}
+	if (!no_plots) {
+		scripts = find_plot_scripts(given);
+		if (!scripts) {
+			fprintf(stderr, "labtool compare: no gnuplot scripts (latency.gp) in %s\n",
+				given ? given : "$TIERLAB_PLOTS, <labtool>/../../plots or ./plots");
+			free(dirs);
+			return EXIT_NOINPUT;
+		}
 	}
 	if (out)
 		outdir = xstrdup(out);
@@ -60,6 +77,7 @@ int cmd_compare(int argc, char **argv)
 			strcpy(parent, ".");
 		if (!localtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm)) {
 			fprintf(stderr, "labtool compare: cannot read the clock\n");
+			free(scripts);
 			free(parent);
 			free(dirs);
 			return EXIT_SOFTWARE;
@@ -67,7 +85,8 @@ int cmd_compare(int argc, char **argv)
 		outdir = xasprintf("%s/compare-%s", slash == parent ? "" : parent, stamp);
 		free(parent);
 	}
-	rc = compare_runs(dirs, n, outdir);
+	rc = compare_runs(dirs, n, outdir, scripts);
+	free(scripts);
 	free(outdir);
 	free(dirs);
 	return rc;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report_int.h"
 
@@ -288,6 +289,137 @@ static void metric_table(struct doc *d, struct sbuf *csv, struct run *runs, int 
 	sb_free(&t);
 }
 
+/*
+ * The comparison's figure: every median fault latency that has an interval
+ * in both runs, as "run k − run 1" in percent of run 1's median, with the
+ * bracket of the difference; coloured by verdict.  Returns the rows written
+ * to @dat (0: no figure).
+ */
+static size_t latency_figure_data(struct run *runs, int n, const struct key *keys, size_t nkeys,
+				  struct sbuf *dat)
+{
+	size_t rows = 0;
+
+	sb_puts(dat, "# label delta_pct lo_pct hi_pct colour (run k - run 1, % of run 1)\n");
+	for (size_t k = 0; k < nkeys; k++) {
+		const struct key *key = &keys[k];
+
+		if ((strcmp(key->bench, "latency") && strcmp(key->bench, "latency_task")) ||
+		    strcmp(key->metric, M_P50))
+			continue;
+		for (int i = 1; i < n; i++) {
+			struct cmp c = compare_one(&runs[0], &runs[i], key);
+			const struct row *w = find_key(&runs[i], key, NULL);
+			struct sbuf label = { 0 };
+
+			if (!c.have || isnan(c.dlo) || c.a == 0)
+				continue;
+			sb_printf(&label, "%s%s %s %s %s", strcmp(key->bench, "latency") ? "task " : "",
+				  key->policy, w ? w->f[COL_NODES] : "", key->pagesize, key->scenario);
+			if (n > 2)
+				sb_printf(&label, " · run %d", i + 1);
+			sb_putc(dat, '"');
+			for (const char *q = label.s; *q; q++)
+				sb_putc(dat, *q == '"' ? '\'' : *q);
+			sb_printf(dat, "\" %.6g %.6g %.6g %lu\n", 100 * c.d / fabs(c.a),
+				  100 * c.dlo / fabs(c.a), 100 * c.dhi / fabs(c.a),
+				  c.v == V_HIGHER ? 0xc0392bUL : c.v == V_LOWER ? 0x1e8449UL : 0x7f8c8dUL);
+			sb_free(&label);
+			rows++;
+		}
+	}
+	return rows;
+}
+
+#define FIG_NAME "compare-latency"
+
+/*
+ * Writes OUTDIR/compare-latency.{dat,svg,png} (gnuplot's output under a
+ * temporary name first) and returns the SVG in @svg; -1 after naming the
+ * failure, with nothing of the figure left behind.
+ */
+static int render_figure(const char *outdir, const char *scripts, const struct sbuf *dat,
+			 size_t rows, char **svg, size_t *svg_len)
+{
+	char *datp = xasprintf("%s/" FIG_NAME ".dat", outdir);
+	char *tmp = xasprintf("%s/." FIG_NAME ".tmp", outdir);
+	char *scr = xasprintf("%s/compare.gp", scripts);
+	char *log = xasprintf("%s/." FIG_NAME ".log", outdir);
+	char nrows[24];
+	int rc = -1;
+
+	snprintf(nrows, sizeof(nrows), "%zu", rows);
+	if (write_file_atomic(datp, dat->s, dat->len) < 0) {
+		fprintf(stderr, "labtool compare: %s: %s\n", datp, strerror(errno));
+		goto out;
+	}
+	{
+		char *argv[] = { "gnuplot", "-c", scr, datp, tmp,
+				 "median fault latency: run k − run 1", nrows, NULL };
+		int st = run_program(argv, log);
+
+		if (st != 0) {
+			char *text;
+			size_t len;
+
+			fprintf(stderr, "labtool compare: gnuplot %s failed (%s %d)\n", scr,
+				st < 0 ? "cannot start," : "exit", st < 0 ? errno : st);
+			if (st == 127)
+				fprintf(stderr, "labtool compare: is gnuplot installed? (apt-get install gnuplot-nox)\n");
+			if (read_file_all(log, &text, &len) == 0) {
+				fputs(text, stderr);
+				free(text);
+			}
+			goto out;
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		const char *ext = k ? "png" : "svg";
+		char *from = xasprintf("%s.%s", tmp, ext);
+		char *to = xasprintf("%s/" FIG_NAME ".%s", outdir, ext);
+		struct stat sb;
+		int bad = stat(from, &sb) < 0 || sb.st_size == 0 || rename(from, to) < 0;
+
+		if (bad)
+			fprintf(stderr, "labtool compare: gnuplot did not write %s\n", from);
+		free(from);
+		free(to);
+		if (bad)
+			goto out;
+	}
+	{
+		char *p = xasprintf("%s/" FIG_NAME ".svg", outdir);
+		int r = read_file_all(p, svg, svg_len);
+
+		if (r < 0)
+			fprintf(stderr, "labtool compare: %s: %s\n", p, strerror(errno));
+		free(p);
+		if (r < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	if (rc < 0) {
+		static const char *const ext[] = { ".dat", ".svg", ".png" };
+
+		for (int k = 0; k < 3; k++) {
+			char *p = xasprintf("%s/" FIG_NAME "%s", outdir, ext[k]);
+			char *t = xasprintf("%s%s", tmp, ext[k]);
+
+			unlink(p);
+			unlink(t);
+			free(p);
+			free(t);
+		}
+	}
+	unlink(log);
+	free(datp);
+	free(tmp);
+	free(scr);
+	free(log);
+	return rc;
+}
+
 /* CSV fields come from CSV files; keep them parseable. */
 static bool csv_safe(const struct run *r)
 {
@@ -298,15 +430,17 @@ static bool csv_safe(const struct run *r)
 	return true;
 }
 
-int compare_runs(char **dirs, int n, const char *outdir)
+int compare_runs(char **dirs, int n, const char *outdir, const char *scripts)
 {
 	struct run *runs = xcalloc((size_t)n, sizeof(*runs));
 	struct doc d = { 0 };
 	struct sbuf csv = { 0 };
 	struct key *keys = NULL;
-	size_t nkeys = 0;
+	struct sbuf dat = { 0 };
+	char *svg = NULL;
+	size_t nkeys = 0, fig_rows, svg_len = 0;
 	int loaded = 0, rc = 65;
-	bool safe = true;
+	bool safe = true, created = false;
 
 	for (; loaded < n; loaded++)
 		if (run_load(dirs[loaded], &runs[loaded]) < 0)
@@ -324,6 +458,19 @@ int compare_runs(char **dirs, int n, const char *outdir)
 		for (size_t k = 0; k < runs[i].nrows; k++)
 			if (!strcmp(runs[i].rows[k].f[COL_BOOT_STATUS], "ok"))
 				add_key(&keys, &nkeys, &runs[i].rows[k], i);
+	}
+
+	fig_rows = latency_figure_data(runs, n, keys, nkeys, &dat);
+	rc = 74;
+	if (mkdir(outdir, 0755) == 0)
+		created = true;
+	else if (errno != EEXIST) {
+		fprintf(stderr, "labtool compare: %s: %s\n", outdir, strerror(errno));
+		goto out;
+	}
+	if (fig_rows && scripts && render_figure(outdir, scripts, &dat, fig_rows, &svg, &svg_len) < 0) {
+		rc = 70;
+		goto out;
 	}
 
 	sb_puts(&d.html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -360,9 +507,12 @@ int compare_runs(char **dirs, int n, const char *outdir)
 			doc_row_end(&d);
 		}
 		doc_table_end(&d);
-		doc_para(&d, NULL, "Rows are matched on bench, policy, page size, scenario and metric — not "
-			       "on node ids, which differ between topologies. Every difference is "
-			       "\"run k − run 1\". For median fault latency the bracket is "
+		doc_para(&d, NULL, match_nodes ? "All runs are of one topology: rows are matched on "
+						 "bench, policy, node set, page size, scenario and metric."
+					       : "Rows are matched on bench, policy, page size, scenario "
+						 "and metric — not on node ids, which differ between "
+						 "topologies.");
+		doc_para(&d, NULL, "Every difference is \"run k − run 1\". For median fault latency the bracket is "
 			       "[lo_k − hi_1, hi_k − lo_1] from the two runs' intervals of the median "
 			       "(p50_ci95_low/high; with fewer than 6 repetitions their true coverage, "
 			       "p50_ci_coverage, is below 95%); it contains 0 exactly when the "
@@ -388,6 +538,28 @@ int compare_runs(char **dirs, int n, const char *outdir)
 		sl_free(&topos);
 		sl_free(&kernels);
 	}
+	doc_heading(&d, 2, "figure", "Median fault latency, run k − run 1");
+	if (!fig_rows) {
+		doc_para(&d, NULL, "No figure: no median fault latency has an interval in both runs.");
+	} else if (!svg) {
+		doc_para(&d, NULL, "Figure not generated (--no-plots); its data: " FIG_NAME ".dat.");
+	} else {
+		static const char *const caption =
+			"Each median fault latency with an interval in both runs, as run k − run 1 in "
+			"percent of run 1's median; the bar is the bracket [lo_k − hi_1, hi_k − lo_1]. "
+			"Red: higher, green: lower (intervals disjoint); grey: the intervals overlap and "
+			"no difference is claimed.";
+
+		sb_puts(&d.html, "<figure>\n<img alt=\"median fault latency, run k − run 1\" "
+				 "src=\"data:image/svg+xml;base64,");
+		sb_base64(&d.html, (const unsigned char *)svg, svg_len);
+		sb_puts(&d.html, "\">\n<figcaption>");
+		doc_text(&d, caption);
+		sb_puts(&d.html, " <a href=\"" FIG_NAME ".svg\">SVG</a> <a href=\"" FIG_NAME
+				 ".png\">PNG</a> Data: <code>" FIG_NAME ".dat</code>.</figcaption>\n</figure>\n");
+		sb_printf(&d.md, "![median fault latency, run k − run 1](" FIG_NAME ".png)\n\n%s\n\n",
+			  caption);
+	}
 	sb_puts(&csv, "bench,policy,nodes,pagesize,scenario,metric,run,base_value,value,delta,"
 		      "delta_lo,delta_hi,verdict\n");
 	doc_heading(&d, 2, "latency", "Median fault latency (ns) with its interval");
@@ -397,10 +569,6 @@ int compare_runs(char **dirs, int n, const char *outdir)
 	sb_puts(&d.html, "</body>\n</html>\n");
 
 	rc = 74;
-	if (mkdir(outdir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "labtool compare: %s: %s\n", outdir, strerror(errno));
-		goto out;
-	}
 	static const char *const names[] = { "compare.html", "compare.md", "compare.csv" };
 
 	for (int k = 0; k < 3; k++) {
@@ -421,8 +589,25 @@ int compare_runs(char **dirs, int n, const char *outdir)
 		printf("%s\n", path);
 		free(path);
 	}
+	if (svg)
+		printf("%s/" FIG_NAME ".svg\n", outdir);
 	rc = 0;
 out:
+	if (rc && created) {
+		/* nothing of a failed comparison is left behind */
+		static const char *const files[] = { FIG_NAME ".dat", FIG_NAME ".svg", FIG_NAME ".png",
+						     "compare.html", "compare.md", "compare.csv" };
+
+		for (int k = 0; k < 6; k++) {
+			char *p = xasprintf("%s/%s", outdir, files[k]);
+
+			unlink(p);
+			free(p);
+		}
+		rmdir(outdir);
+	}
+	free(svg);
+	sb_free(&dat);
 	for (int i = 0; i < loaded; i++)
 		run_free(&runs[i]);
 	free(runs);

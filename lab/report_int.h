@@ -133,6 +133,7 @@ void doc_cell_num(struct doc *d, double v);
 void doc_row_end(struct doc *d);
 void doc_table_end(struct doc *d);
 
-int compare_runs(char **dirs, int n, const char *outdir);
+/* @scripts: the gnuplot scripts' directory, NULL for no figure */
+int compare_runs(char **dirs, int n, const char *outdir, const char *scripts);
 
 #endif

@@ -190,6 +190,23 @@ check "a real difference is called (CIs disjoint)" \
 check "no claim where intervals overlap" grep -q '^latency,bind,pmem:1,4k,free,p50,2,10752,10752,0,0,0,overlap$' "$TMP/cmp/compare.csv"
 check "set_mempolicy medians compared too" grep -q '^latency_task,preferred,pmem:1,4k,free,p50,2,' "$TMP/cmp/compare.csv"
 check "compare shows both kernels" grep -q '6.12.118-tierlab-77aa01be' "$TMP/cmp/compare.md"
+check "compare draws its figure (SVG, PNG)" test -s "$TMP/cmp/compare-latency.svg" -a -s "$TMP/cmp/compare-latency.png"
+# the figure's data: the difference in percent of run 1, bracket, colour by verdict
+check "figure: the lower median is green, at -10%" \
+	grep -q '^"preferred-many pmem:1 4k free" -10.0037 -17.3462 -2.50244 1999945$' "$TMP/cmp/compare-latency.dat"
+check "figure: an overlap is grey, at 0" \
+	grep -q '^"bind pmem:1 4k free" 0 0 0 8359053$' "$TMP/cmp/compare-latency.dat"
+check "the report embeds the figure" grep -q 'src="data:image/svg+xml;base64,' "$TMP/cmp/compare.html"
+check "compare.md links the PNG" grep -q '](compare-latency.png)' "$TMP/cmp/compare.md"
+"$LABTOOL" compare --no-plots -o "$TMP/cmp-np" "$RUN" "$B" >/dev/null 2>"$TMP/err"
+check "--no-plots: no figure, tables still written" \
+	sh -c "test -s '$TMP/cmp-np/compare.csv' && ! ls '$TMP/cmp-np' | grep -q compare-latency"
+mkdir -p "$TMP/badplots" && cp "$ROOT/plots/latency.gp" "$TMP/badplots/" && echo 'this is not gnuplot' >"$TMP/badplots/compare.gp"
+"$LABTOOL" compare --plots "$TMP/badplots" -o "$TMP/cmp-bad" "$RUN" "$B" >/dev/null 2>"$TMP/err"
+rc=$?
+check "a failing gnuplot fails compare (exit $rc) and names the script" \
+	sh -c "test $rc -ne 0 && grep -q 'gnuplot .*compare.gp failed' '$TMP/err'"
+check "a failed compare leaves no directory" test ! -e "$TMP/cmp-bad"
 # same topology: the cases of one benchmark on two node sets stay apart
 C1=$TMP/c1/dram-pmem-20261203-100000 C2=$TMP/c2/dram-pmem-20261203-110000
 mkdir -p "$TMP/c1" "$TMP/c2" && cp -r "$FIXTURE" "$C1" && cp -r "$FIXTURE" "$C2"
