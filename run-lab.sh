@@ -14,7 +14,8 @@
 #   --exec CMD            run CMD in the guest (via sh -c) instead of the benchmarks;
 #                         its output and exit status become run-lab's
 #   --add PATH            copy PATH into the guest's /bin (repeatable)
-#   --kernel K            patched (default), upstream (no series) or 6.1
+#   --kernel K            patched (default), patched:N (the first N patches of
+#                         kernel/series), upstream (no series) or 6.1
 #   --accel auto|tcg|kvm  accelerator (auto: KVM only if a short probe boot works)
 #   --boots N             boots per topology (repetitions; default 1)
 #   --idle-timeout S      kill a boot silent for S seconds (default 300)
@@ -93,7 +94,13 @@ while [ $# -gt 0 ]; do
 done
 
 case $profile in quick | default | full) ;; *) die "--profile: '$profile' is not quick, default or full" ;; esac
-case $kernel in patched | upstream | 6.1) ;; *) die "--kernel: '$kernel' is not patched, upstream or 6.1" ;; esac
+case $kernel in
+patched | upstream | 6.1) ;;
+patched:*)	# N is checked against kernel/series
+	err=$("$lab/kernel/build.sh" --flavor "$kernel" --key 2>&1 >/dev/null) ||
+		die "--kernel: ${err#kernel/build.sh: --flavor }" ;;
+*) die "--kernel: '$kernel' is not patched, patched:N, upstream or 6.1" ;;
+esac
 case $accel in auto | tcg | kvm) ;; *) die "--accel: '$accel' is not auto, tcg or kvm" ;; esac
 is_count "$boots" || die "--boots: '$boots' is not a positive integer"
 is_count "$idle_timeout" || die "--idle-timeout: '$idle_timeout' is not a positive number of seconds"
@@ -197,7 +204,7 @@ qemu_cmd() {
 }
 
 if [ "$print_qemu" = 1 ]; then
-	kdir=${TIERLAB_CACHE:-/var/cache/tierlab}/kernels/$kernel-$(kernel_dir --key)
+	kdir=$(kernel_dir --path)
 	for t in "${topologies[@]}"; do
 		qemu_cmd "$t" "$kdir/bzImage" "$lab/build/initramfs.cpio" console.log channel.log tcg
 		printf '%q ' "${qemu[@]}"

@@ -4,30 +4,44 @@
 # into it.  Prints the path of the cached kernel directory on stdout; progress
 # goes to stderr.  A second run with unchanged inputs does no kernel work.
 #
-# usage: kernel/build.sh [--flavor patched|upstream|6.1] [--key] [-q]
+# usage: kernel/build.sh [--flavor patched|patched:N|upstream|6.1] [--key|--path] [-q]
 #   --flavor patched   linux-source-6.12 + kernel/series (default)
+#   --flavor patched:N the same tree with the first N patches of kernel/series
+#                      only (each patch must build and boot on its own; built
+#                      in a tree of its own, so the full series' stays warm)
 #   --flavor upstream  the same tree with no patches (baseline)
 #   --flavor 6.1       linux-source-6.1, series not applied (older LTS)
 #   --key              print the cache key and exit
+#   --path             print the cached kernel's directory (built or not) and exit
 # env: TIERLAB_CACHE (default /var/cache/tierlab), JOBS (default nproc)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-flavor=patched quiet=0 want_key=0
+flavor=patched quiet=0 want_key=0 want_path=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--flavor) flavor=${2:?--flavor needs a value}; shift 2 ;;
 	--key) want_key=1; shift ;;
+	--path) want_path=1; shift ;;
 	-q) quiet=1; shift ;;
 	-h|--help) sed -n '2,/^set -e/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
 	*) echo "kernel/build.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
 
+# patched:N -> upto=N (checked against the series below)
+upto=
 case $flavor in
-patched|upstream) srcpkg=linux-source-6.12 ;;
+patched:*)
+	upto=${flavor#patched:}
+	case $upto in
+	'' | *[!0-9]* | 0*) echo "kernel/build.sh: --flavor $flavor: N must be a patch count from 1" >&2; exit 2 ;;
+	esac ;;
+esac
+case $flavor in
+patched|patched:*|upstream) srcpkg=linux-source-6.12 ;;
 6.1) srcpkg=linux-source-6.1 ;;
-*) echo "kernel/build.sh: --flavor: unknown kernel '$flavor' (patched, upstream, 6.1)" >&2; exit 2 ;;
+*) echo "kernel/build.sh: --flavor: unknown kernel '$flavor' (patched, patched:N, upstream, 6.1)" >&2; exit 2 ;;
 esac
 tarball=/usr/src/$srcpkg.tar.xz
 [ -r "$tarball" ] || { echo "kernel/build.sh: $tarball: missing; install it: apt-get install -y $srcpkg" >&2; exit 1; }
@@ -39,7 +53,7 @@ say() { [ "$quiet" = 1 ] || printf '[%4ds] kernel: %s\n' $((SECONDS - start)) "$
 
 # The series: one patch file of kernel/patches per line; '#' starts a comment.
 patches=()
-if [ "$flavor" = patched ]; then
+if [ "$flavor" != upstream ] && [ "$flavor" != 6.1 ]; then
 	lineno=0
 	while IFS= read -r line || [ -n "$line" ]; do
 		lineno=$((lineno + 1))
@@ -49,12 +63,25 @@ if [ "$flavor" = patched ]; then
 		[ -r "$here/patches/$line" ] || { echo "kernel/series:$lineno: patches/$line: no such patch" >&2; exit 1; }
 		patches+=("$here/patches/$line")
 	done < "$here/series"
+	if [ -n "$upto" ]; then
+		[ "$upto" -le ${#patches[@]} ] || {
+			echo "kernel/build.sh: --flavor $flavor: kernel/series has ${#patches[@]} patches" >&2; exit 2; }
+		if [ "$upto" = ${#patches[@]} ]; then
+			flavor=patched upto=	# the whole series
+		else
+			patches=("${patches[@]:0:$upto}")
+		fi
+	fi
 fi
 
 srcver=$(dpkg-query -W -f='${Version}' "$srcpkg" 2>/dev/null || stat -c %s-%Y "$tarball")
 if [ "$flavor" = patched ]; then
 	series_hash=$( { cat "$here/series"; for p in "${patches[@]+"${patches[@]}"}"; do cat "$p"; done; } | sha256sum | cut -c1-8)
 	localversion=-tierlab-$series_hash
+elif [ -n "$upto" ]; then
+	# the names and contents of the patches applied: the part of the series built
+	series_hash=$(for p in "${patches[@]}"; do basename "$p"; cat "$p"; done | sha256sum | cut -c1-8)
+	localversion=-tierlab-p$upto-$series_hash
 else
 	series_hash=none
 	localversion=-tierlab-$flavor
@@ -67,7 +94,11 @@ key=$( { echo "$flavor $srcpkg $srcver recipe=$recipe"; echo "$localversion"; ca
 	sha256sum | cut -c1-16)
 if [ "$want_key" = 1 ]; then echo "$key"; exit 0; fi
 
-out=$cache/kernels/$flavor-$key
+# patched:N builds in a tree of its own (build/prefix): sharing the full
+# series' tree would rebuild most of it each time the two alternate.
+if [ -n "$upto" ]; then name=patched-p$upto tree=prefix; else name=$flavor tree=$flavor; fi
+out=$cache/kernels/$name-$key
+if [ "$want_path" = 1 ]; then echo "$out"; exit 0; fi
 if [ -f "$out/bzImage" ]; then
 	say "cached $out"
 	echo "$out"
@@ -75,8 +106,8 @@ if [ -f "$out/bzImage" ]; then
 fi
 
 mkdir -p "$cache/build"
-work=$cache/build/$flavor
-exec 9>"$cache/build/$flavor.lock"
+work=$cache/build/$tree
+exec 9>"$cache/build/$tree.lock"
 flock 9
 # Another run may have built it while we waited for the lock.
 if [ -f "$out/bzImage" ]; then echo "$out"; exit 0; fi

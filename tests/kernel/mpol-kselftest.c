@@ -18,9 +18,13 @@
  * ground truth that the counters, the tracepoint and the promise of each
  * vm.preferred_many_fallback setting are checked against.
  *
- * Runs unchanged on a kernel without the series: the checks that need it
- * SKIP, and the default-placement check still runs, so its "# placement"
- * line can be compared between the patched and the upstream kernel.
+ * Runs unchanged on a kernel without the series, or with only its first
+ * patches (kernel/build.sh --flavor patched:N): a check SKIPs when the kernel
+ * lacks what it reads (the mpol_* counters, the tracepoint, the sysctl), and
+ * the default-placement check still runs, so its "# placement" line can be
+ * compared between kernels.  Whether hugetlb allocations are counted cannot
+ * be probed: on a kernel with the counters but not their hugetlb part, the
+ * hugetlb checks fail.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -62,7 +66,9 @@ static int has_mem[MAX_NODES], has_cpu[MAX_NODES];
 static int dist[MAX_NODES][MAX_NODES];
 static int tier_of[MAX_NODES];	/* memory tier id, -1 if unknown */
 static int local_node, pref_node = -1;
-static int patched;		/* the sysctl exists */
+/* what the kernel under test has: each patch of the series adds one */
+static int has_counters;	/* mpol_* in /proc/vmstat */
+static int has_sysctl;		/* vm.preferred_many_fallback */
 
 __attribute__((format(printf, 1, 2)))
 static void diag(const char *fmt, ...)
@@ -586,7 +592,7 @@ static const char *set_fallback(const char *setting)
 	static char why[96];
 	int err;
 
-	if (!patched)
+	if (!has_sysctl)
 		return strcmp(setting, "local") ? "kernel has no " SYSCTL : NULL;
 	err = write_file(SYSCTL, setting);
 	if (!err)
@@ -604,7 +610,7 @@ static void test_sysctl(void)
 	size_t i;
 	int ok = 1;
 
-	if (!patched) {
+	if (!has_sysctl) {
 		result(0, "kernel has no " SYSCTL, "vm.preferred_many_fallback defaults to local");
 		result(0, "kernel has no " SYSCTL, "bad vm.preferred_many_fallback values fail with EINVAL");
 		result(0, "kernel has no " SYSCTL, "each vm.preferred_many_fallback name is accepted and read back");
@@ -655,7 +661,7 @@ static void test_counters_and_trace(const char *skip)
 	int n, ok, tracing;
 	void *p;
 
-	if (!skip && !patched)
+	if (!skip && !has_counters)
 		skip = "kernel has no mpol_* counters";
 	if (!skip && read_counters(&before))
 		skip = "no mpol_* counters in /proc/vmstat";
@@ -768,7 +774,7 @@ static void test_preferred(const char *skip)
 	int order[MAX_NODES], want = -1, n, ok;
 	void *p;
 
-	if (!skip && (!patched || read_counters(&before)))
+	if (!skip && (!has_counters || read_counters(&before)))
 		skip = "kernel has no mpol_* counters";
 	if (skip) {
 		result(0, skip, "mpol_pref_* match the placement of an MPOL_PREFERRED overflow");
@@ -820,9 +826,9 @@ static void test_thp(void)
 	char buf[128], thp_saved[16] = "";
 	long dh;
 
-	if (!patched || read_file(THP_ENABLED, buf, sizeof(buf)) ||
+	if (!has_counters || read_file(THP_ENABLED, buf, sizeof(buf)) ||
 	    strstr(buf, "[never]")) {
-		result(0, patched ? "no THP" : "kernel has no mpol_* counters", "%s", what);
+		result(0, has_counters ? "no THP" : "kernel has no mpol_* counters", "%s", what);
 		return;
 	}
 	raw = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
@@ -891,8 +897,8 @@ static void test_hugetlb(void)
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
 		 pref_node);
-	if (!patched || read_file(path, saved_pref, sizeof(saved_pref))) {
-		result(0, patched ? "no 2 MB hugetlb pages" : "kernel has no mpol_* counters",
+	if (!has_counters || read_file(path, saved_pref, sizeof(saved_pref))) {
+		result(0, has_counters ? "no 2 MB hugetlb pages" : "kernel has no mpol_* counters",
 		       "%s", what);
 		return;
 	}
@@ -944,8 +950,8 @@ static void test_hugetlb_bind_fail(void)
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
 		 local_node);
-	if (!patched || read_file(path, saved, sizeof(saved))) {
-		result(0, patched ? "no 2 MB hugetlb pages" : "kernel has no mpol_* counters",
+	if (!has_counters || read_file(path, saved, sizeof(saved))) {
+		result(0, has_counters ? "no 2 MB hugetlb pages" : "kernel has no mpol_* counters",
 		       "%s", what);
 		return;
 	}
@@ -1064,14 +1070,14 @@ static void test_bulk(void)
 		close(bulk_pipe[1]);
 		return;
 	}
-	if (patched && read_counters(&before)) {
+	if (has_counters && read_counters(&before)) {
 		result(0, NULL, "%s land on node %d (cannot read the counters)", what, pref_node);
 		result(0, NULL, "%s are counted and traced (cannot read the counters)", what);
 		close(bulk_pipe[0]);
 		close(bulk_pipe[1]);
 		return;
 	}
-	traced = patched && !trace_start();
+	traced = has_counters && !trace_start();
 	if (syscall(SYS_set_mempolicy, MPOL_PREFERRED_MANY, mask,
 		    (unsigned long)MAX_NODES + 1) == 0) {
 		for (i = 0; i < BULK_CLONES; i++) {
@@ -1085,7 +1091,7 @@ static void test_bulk(void)
 	}
 	if (traced)
 		trace_stop(&t, mask[0], local_node, "preferred_many", -1);
-	counters_ok = !patched || !read_counters(&after);
+	counters_ok = !has_counters || !read_counters(&after);
 	stack_pages(pref_node, &on1, &all1);
 	/* let them go, then reap */
 	for (i = 0; i < n; i++)
@@ -1102,7 +1108,7 @@ static void test_bulk(void)
 	       on1 - on0 == all1 - all0, NULL,
 	       "%s land on node %d (%ld of %ld new stack pages)", what, pref_node,
 	       on1 - on0, all1 - all0);
-	if (!patched) {
+	if (!has_counters) {
 		result(0, "kernel has no mpol_* counters", "%s are counted and traced", what);
 		return;
 	}
@@ -1144,13 +1150,19 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	local_node = (int)node;
-	patched = access(SYSCTL, F_OK) == 0;
+	{
+		static struct counters probe;
+
+		has_counters = read_counters(&probe) == 0;
+	}
+	has_sysctl = access(SYSCTL, F_OK) == 0;
 	if (pref_node < 0)
 		for (n = nr_nodes - 1; n >= 0 && pref_node < 0; n--)
 			if (has_mem[n] && n != local_node)
 				pref_node = n;
-	diag("kernel %s the series; local node %d, preferred node %d, %d nodes",
-	     patched ? "has" : "lacks", local_node, pref_node, nr_nodes);
+	diag("kernel has: mpol_* counters %s, %s %s, %s %s; local node %d, preferred node %d, %d nodes",
+	     has_counters ? "yes" : "no", EVENT, access(EVENT, F_OK) ? "no" : "yes",
+	     SYSCTL, has_sysctl ? "yes" : "no", local_node, pref_node, nr_nodes);
 	for (n = 0; n < nr_nodes; n++)
 		if (has_mem[n])
 			diag("node %d: %ld MiB free, %s, tier %d", n,

@@ -1,0 +1,65 @@
+#!/bin/bash
+# Run the kernel tree's own scripts/checkpatch.pl --strict on every patch of
+# kernel/series (or on the PATCH files given), the way a maintainer would.
+# A patch passes when checkpatch reports no ERROR and no WARNING, and every
+# CHECK it reports is justified in the patch's commit message: the CHECK's
+# text (e.g. "Lines should not end with a '('") must appear there, in any
+# line wrapping.  Prints one line per patch (and the findings of a patch that
+# fails); exit 0 when all pass, 1 otherwise, 2 on bad usage.
+#
+# usage: kernel/checkpatch.sh [PATCH...]
+# env: TIERLAB_CACHE (default /var/cache/tierlab): the 6.12 tree is the one
+#      kernel/build.sh unpacked there (built first if it is missing)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${TIERLAB_CACHE:-/var/cache/tierlab}
+
+patches=("$@")
+if [ ${#patches[@]} = 0 ]; then
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%%#*}
+		line=$(echo "$line" | tr -d '[:space:]')
+		[ -z "$line" ] || patches+=("$here/patches/$line")
+	done < "$here/series"
+fi
+for p in "${patches[@]}"; do
+	[ -r "$p" ] || { echo "kernel/checkpatch.sh: $p: no such readable patch" >&2; exit 2; }
+done
+
+# checkpatch.pl is not touched by the series: any 6.12 tree of the lab will do.
+src=$cache/build/patched/src
+if [ ! -x "$src/scripts/checkpatch.pl" ]; then
+	"$here/build.sh" -q >/dev/null
+fi
+[ -f "$src/scripts/checkpatch.pl" ] || { echo "kernel/checkpatch.sh: $src/scripts/checkpatch.pl: missing" >&2; exit 1; }
+
+fail=0
+for p in "${patches[@]}"; do
+	name=$(basename "$p")
+	abs=$(realpath "$p")
+	# checkpatch exits non-zero on any finding, CHECKs included: judge its output
+	out=$(cd "$src" && perl scripts/checkpatch.pl --strict --no-summary --terse --show-types "$abs" 2>&1) || true
+	errors=$(grep -c ': ERROR:' <<<"$out" || true)
+	warnings=$(grep -c ': WARNING:' <<<"$out" || true)
+	# the commit message: from the Subject to the first '---', on one line
+	message=$(sed -n '/^Subject:/,/^---$/p' "$p" | tr -s ' \t\n' ' ')
+	unjustified=()
+	while IFS= read -r check; do
+		[ -n "$check" ] || continue
+		# "FILE:LINE: CHECK:TYPE: text" -> text
+		text=${check#*: CHECK:}
+		text=${text#*: }
+		grep -qF -- "$text" <<<"$message" || unjustified+=("$check")
+	done < <(grep ': CHECK:' <<<"$out" || true)
+	checks=$(grep -c ': CHECK:' <<<"$out" || true)
+	if [ "$errors" = 0 ] && [ "$warnings" = 0 ] && [ ${#unjustified[@]} = 0 ]; then
+		echo "$name: ok ($checks CHECK(s), each justified in the commit message)"
+	else
+		echo "$name: FAILED: $errors error(s), $warnings warning(s), ${#unjustified[@]} CHECK(s) not justified in the commit message"
+		{ grep -E ': (ERROR|WARNING):' <<<"$out" || true; printf '%s\n' "${unjustified[@]+"${unjustified[@]}"}"; } |
+			sed '/^$/d; s/^/  /'
+		fail=1
+	fi
+done
+exit $fail
