@@ -356,22 +356,9 @@ static int render_figure(const char *outdir, const char *scripts, const struct s
 	{
 		char *argv[] = { "gnuplot", "-c", scr, datp, tmp,
 				 "median fault latency: run k − run 1", nrows, NULL };
-		int st = run_program(argv, log);
 
-		if (st != 0) {
-			char *text;
-			size_t len;
-
-			fprintf(stderr, "labtool compare: gnuplot %s failed (%s %d)\n", scr,
-				st < 0 ? "cannot start," : "exit", st < 0 ? errno : st);
-			if (st == 127)
-				fprintf(stderr, "labtool compare: is gnuplot installed? (apt-get install gnuplot-nox)\n");
-			if (read_file_all(log, &text, &len) == 0) {
-				fputs(text, stderr);
-				free(text);
-			}
+		if (run_gnuplot(argv, log, "labtool compare") < 0)
 			goto out;
-		}
 	}
 	for (int k = 0; k < 2; k++) {
 		const char *ext = k ? "png" : "svg";

@@ -806,20 +806,7 @@ static int make_figure(struct plotctx *c, const char *kind, const char *want_nam
 		for (int i = 0; extra && extra[i] && n < 15; i++)
 			argv[n++] = (char *)extra[i];
 		argv[n] = NULL;
-		int st = run_program(argv, log);
-
-		if (st != 0) {
-			char *text;
-			size_t len;
-
-			fprintf(stderr, "labtool: gnuplot %s on %s failed (%s %d)\n", script, dat,
-				st < 0 ? "cannot start," : "exit", st < 0 ? errno : st);
-			if (st == 127)
-				fprintf(stderr, "labtool: is gnuplot installed? (apt-get install gnuplot-nox)\n");
-			if (read_file_all(log, &text, &len) == 0) {
-				fputs(text, stderr);
-				free(text);
-			}
+		if (run_gnuplot(argv, log, "labtool") < 0) {
 			free(log);
 			goto out;
 		}

@@ -150,6 +150,12 @@ const char *row_outcome(const struct row *w);
 
 /* Runs argv (no shell) with stdout/stderr to logpath; 0 if it exited 0. */
 int run_program(char *const argv[], const char *logpath);
+/*
+ * Runs gnuplot's argv (argv[2] the script, argv[3] the data) via
+ * run_program(); on failure names both and the cause, prefixed "WHO: ", and
+ * copies gnuplot's log to stderr.  0 or -1.
+ */
+int run_gnuplot(char *const argv[], const char *logpath, const char *who);
 
 /* A file name fragment: [a-z0-9.-], everything else becomes '-'. */
 char *slugify(const char *s);

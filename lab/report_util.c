@@ -268,6 +268,25 @@ int run_program(char *const argv[], const char *logpath)
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+int run_gnuplot(char *const argv[], const char *logpath, const char *who)
+{
+	int st = run_program(argv, logpath);
+	char *text;
+	size_t len;
+
+	if (st == 0)
+		return 0;
+	fprintf(stderr, "%s: gnuplot %s on %s failed (%s %d)\n", who, argv[2], argv[3],
+		st < 0 ? "cannot start," : "exit", st < 0 ? errno : st);
+	if (st == 127)
+		fprintf(stderr, "%s: is gnuplot installed? (apt-get install gnuplot-nox)\n", who);
+	if (read_file_all(logpath, &text, &len) == 0) {
+		fputs(text, stderr);
+		free(text);
+	}
+	return -1;
+}
+
 char *slugify(const char *s)
 {
 	char *p = xstrdup(*s ? s : "x");

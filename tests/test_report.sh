@@ -205,7 +205,7 @@ mkdir -p "$TMP/badplots" && cp "$ROOT/plots/latency.gp" "$TMP/badplots/" && echo
 "$LABTOOL" compare --plots "$TMP/badplots" -o "$TMP/cmp-bad" "$RUN" "$B" >/dev/null 2>"$TMP/err"
 rc=$?
 check "a failing gnuplot fails compare (exit $rc) and names the script" \
-	sh -c "test $rc -ne 0 && grep -q 'gnuplot .*compare.gp failed' '$TMP/err'"
+	sh -c "test $rc -ne 0 && grep -q 'gnuplot .*compare.gp on .*compare-latency.dat failed' '$TMP/err'"
 check "a failed compare leaves no directory" test ! -e "$TMP/cmp-bad"
 # same topology: the cases of one benchmark on two node sets stay apart
 C1=$TMP/c1/dram-pmem-20261203-100000 C2=$TMP/c2/dram-pmem-20261203-110000
