@@ -13,16 +13,20 @@
 #   --flavor 6.1       linux-source-6.1, series not applied (older LTS)
 #   --key              print the cache key and exit
 #   --path             print the cached kernel's directory (built or not) and exit
+#   --tree             make the flavor's work tree hold exactly its patches
+#                      (restored and applied only if it holds others), print
+#                      the tree's path and exit without building
 # env: TIERLAB_CACHE (default /var/cache/tierlab), JOBS (default nproc)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-flavor=patched quiet=0 want_key=0 want_path=0
+flavor=patched quiet=0 want_key=0 want_path=0 want_tree=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--flavor) flavor=${2:?--flavor needs a value}; shift 2 ;;
 	--key) want_key=1; shift ;;
 	--path) want_path=1; shift ;;
+	--tree) want_tree=1; shift ;;
 	-q) quiet=1; shift ;;
 	-h|--help) sed -n '2,/^set -e/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
 	*) echo "kernel/build.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -99,7 +103,7 @@ if [ "$want_key" = 1 ]; then echo "$key"; exit 0; fi
 if [ -n "$upto" ]; then name=patched-p$upto tree=prefix; else name=$flavor tree=$flavor; fi
 out=$cache/kernels/$name-$key
 if [ "$want_path" = 1 ]; then echo "$out"; exit 0; fi
-if [ -f "$out/bzImage" ]; then
+if [ -f "$out/bzImage" ] && [ "$want_tree" = 0 ]; then
 	say "cached $out"
 	echo "$out"
 	exit 0
@@ -110,7 +114,7 @@ work=$cache/build/$tree
 exec 9>"$cache/build/$tree.lock"
 flock 9
 # Another run may have built it while we waited for the lock.
-if [ -f "$out/bzImage" ]; then echo "$out"; exit 0; fi
+if [ -f "$out/bzImage" ] && [ "$want_tree" = 0 ]; then echo "$out"; exit 0; fi
 
 src=$work/src obj=$work/obj
 if [ ! -f "$src/.tierlab-pristine" ] || [ "$(cat "$src/.tierlab-pristine")" != "$srcver" ]; then
@@ -133,17 +137,16 @@ if [ ! -f "$src/.tierlab-pristine" ] || [ "$(cat "$src/.tierlab-pristine")" != "
 	echo .tierlab-pristine >> "$src/.git/info/exclude"
 fi
 
-# The files the series touches, as the last build compiled them (copies
-# that keep their mtimes).  After the tree is restored and the series applied
-# again, every such file whose content is what was compiled gets its old
-# mtime back, so make rebuilds only what the new series really changes --
-# restoring and re-applying would otherwise make every touched header look
-# new and rebuild most of the kernel.
+# The record of what obj/ was last built from (kernel/tree-times.sh).
+# shellcheck source=kernel/tree-times.sh
+. "$here/tree-times.sh"
 built=$work/built
-series_files() {
-	{ git -C "$src" diff --name-only HEAD; git -C "$src" ls-files --others; } |
-		{ grep -vx '.tierlab-pristine' || true; } | sort -u
-}
+# src-series: the key whose patches the tree holds (none while it changes)
+if [ "$want_tree" = 1 ] && [ "$(cat "$work/src-series" 2>/dev/null)" = "$key" ]; then
+	echo "$src"
+	exit 0
+fi
+rm -f "$work/src-series"
 say "restoring pristine tree"
 git -C "$src" reset -q --hard HEAD
 git -C "$src" clean -q -fdx -e .tierlab-pristine
@@ -156,14 +159,10 @@ for p in "${patches[@]+"${patches[@]}"}"; do
 	fi
 done
 
-kept=0
-while IFS= read -r f; do
-	if [ -f "$built/$f" ] && cmp -s "$built/$f" "$src/$f"; then
-		touch -r "$built/$f" "$src/$f"
-		kept=$((kept + 1))
-	fi
-done < <(series_files)
+kept=$(tree_times_restore "$src" "$built")
 [ "$kept" = 0 ] || say "kept the build times of $kept unchanged patched files"
+echo "$key" > "$work/src-series"
+if [ "$want_tree" = 1 ]; then echo "$src"; exit 0; fi
 
 say "configuring (tinyconfig + kernel/lab.config + olddefconfig)"
 mkdir -p "$obj"
@@ -198,12 +197,7 @@ if ! kmake -j"$jobs" bzImage; then
 fi
 
 release=$(cat "$obj/include/config/kernel.release")
-rm -rf "$built"
-mkdir -p "$built"
-series_files | while IFS= read -r f; do
-	mkdir -p "$built/$(dirname "$f")"
-	cp -p "$src/$f" "$built/$f"
-done
+tree_times_save "$src" "$built"
 mkdir -p "$out.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$obj/.config" "$out.tmp/config"

@@ -15,7 +15,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT	# KEEP=1: keep each boot's output
 fail=0
 
 mapfile -t series < <(sed 's/#.*//; s/[[:space:]]//g; /^$/d' kernel/series)
