@@ -96,9 +96,9 @@ done
 case $profile in quick | default | full) ;; *) die "--profile: '$profile' is not quick, default or full" ;; esac
 case $kernel in
 patched | upstream | 6.1) ;;
-patched:*)	# N is checked against kernel/series
-	err=$("$lab/kernel/build.sh" --flavor "$kernel" --key 2>&1 >/dev/null) ||
-		die "--kernel: ${err#kernel/build.sh: --flavor }" ;;
+patched:[1-9] | patched:[1-9]*[0-9]) # N is checked against kernel/series once the tree is installed
+	case ${kernel#patched:} in *[!0-9]*) die "--kernel: '$kernel': N must be a patch count from 1" ;; esac ;;
+patched:*) die "--kernel: '$kernel': N must be a patch count from 1" ;;
 *) die "--kernel: '$kernel' is not patched, patched:N, upstream or 6.1" ;;
 esac
 case $accel in auto | tcg | kvm) ;; *) die "--accel: '$accel' is not auto, tcg or kvm" ;; esac
@@ -125,6 +125,11 @@ for a in "${!adds[@]}"; do adds[a]=$(realpath "${adds[a]}"); done
 # --- packages and host tools ---------------------------------------------------
 "$lab/lab/deps.sh" build || exit 1
 [ "$kernel" != 6.1 ] || "$lab/lab/deps.sh" optional || exit 1
+case $kernel in
+patched:*)
+	err=$("$lab/kernel/build.sh" --flavor "$kernel" --key 2>&1 >/dev/null) ||
+		die "--kernel: ${err#kernel/build.sh: --flavor }" ;;
+esac
 say "building host tools and guest binaries"
 buildlog=$(mktemp "${TMPDIR:-/tmp}/tierlab-make.XXXXXX")
 trap 'rm -f "$buildlog"' EXIT
@@ -469,7 +474,7 @@ fi
 topo_hashes=$(for t in "${topologies[@]}"; do printf '%s %s\n' "$(sha256sum < "$t" | cut -c1-16)" "$t"; done)
 jq -n \
 	--arg kernel_release "$release" \
-	--arg kernel_flavor "$kernel" \
+	--arg kernel_flavor "$(sed -n 's/^flavor=//p' "$kdir/info")" \
 	--arg series_hash "$(sed -n 's/^series_hash=//p' "$kdir/info")" \
 	--arg kernel_source "$(sed -n 's/^source=//p' "$kdir/info")" \
 	--arg qemu_version "$(qemu-system-x86_64 --version | head -1)" \

@@ -159,10 +159,12 @@ for p in "${patches[@]+"${patches[@]}"}"; do
 	fi
 done
 
-kept=$(tree_times_restore "$src" "$built")
-[ "$kept" = 0 ] || say "kept the build times of $kept unchanged patched files"
 echo "$key" > "$work/src-series"
+# --tree builds nothing: whoever builds from the tree next restores the
+# times its own object directory needs
 if [ "$want_tree" = 1 ]; then echo "$src"; exit 0; fi
+kept=$(tree_times_restore "$src" "$built") || { echo "kernel/build.sh: cannot set the times of $src's patched files" >&2; exit 1; }
+[ "$kept" = 0 ] || say "kept the build times of $kept unchanged patched files"
 
 say "configuring (tinyconfig + kernel/lab.config + olddefconfig)"
 mkdir -p "$obj"
@@ -190,6 +192,7 @@ done < "$here/lab.config"
 [ "$lost" = 0 ] || exit 1
 
 say "building bzImage with -j$jobs (log: $log)"
+rm -rf "$built"	# obj/ is about to change; saved again once it built
 if ! kmake -j"$jobs" bzImage; then
 	echo "kernel/build.sh: kernel build failed; last lines of $log:" >&2
 	tail -n 30 "$log" >&2

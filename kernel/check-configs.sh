@@ -57,7 +57,8 @@ for v in "${variants[@]}"; do
 	for o in "${off[@]}"; do "$src/scripts/config" --file "$obj/.config" --disable "$o"; done
 	start=$SECONDS
 	# make must see which series files changed since this variant's last build
-	tree_times_restore "$src" "$obj.built" >/dev/null
+	tree_times_restore "$src" "$obj.built" >/dev/null ||
+		{ echo "kernel/check-configs.sh: cannot set the times of $src's patched files" >&2; exit 1; }
 	if ! make -C "$src" O="$obj" LOCALVERSION= olddefconfig >"$log" 2>&1; then
 		echo "$v: olddefconfig failed (log: $log)"
 		fail=1
@@ -66,6 +67,7 @@ for v in "${variants[@]}"; do
 	state=$(for o in TRACEPOINTS HUGETLB_PAGE NUMA; do
 		grep -q "^CONFIG_$o=y" "$obj/.config" && echo "$o=y" || true
 	done | tr '\n' ' ')
+	rm -rf "$obj.built"	# saved again once it built
 	if make -C "$src" O="$obj" LOCALVERSION= -j"$jobs" vmlinux >>"$log" 2>&1; then
 		tree_times_save "$src" "$obj.built"
 		echo "$v: ok, vmlinux built in $((SECONDS - start)) s (on: ${state:--})"

@@ -27,21 +27,27 @@ for p in "${patches[@]}"; do
 	[ -r "$p" ] || { echo "kernel/checkpatch.sh: $p: no such readable patch" >&2; exit 2; }
 done
 
-# checkpatch.pl is not touched by the series: any 6.12 tree of the lab will do.
-src=$cache/build/patched/src
-if [ ! -x "$src/scripts/checkpatch.pl" ]; then
-	"$here/build.sh" -q >/dev/null
-fi
+# The patched 6.12 tree (unpacked, not built, if it is not there yet):
+# checkpatch reads the tree it runs in, as upstream's does.
+src=$("$here/build.sh" --tree -q) || exit 1
 [ -f "$src/scripts/checkpatch.pl" ] || { echo "kernel/checkpatch.sh: $src/scripts/checkpatch.pl: missing" >&2; exit 1; }
 
 fail=0
 for p in "${patches[@]}"; do
 	name=$(basename "$p")
 	abs=$(realpath "$p")
-	# checkpatch exits non-zero on any finding, CHECKs included: judge its output
-	out=$(cd "$src" && perl scripts/checkpatch.pl --strict --no-summary --terse --show-types "$abs" 2>&1) || true
+	# checkpatch exits 1 on any finding, CHECKs included: judge its output;
+	# any other status, or 1 with no finding, is checkpatch itself failing
+	rc=0
+	out=$(cd "$src" && perl scripts/checkpatch.pl --strict --no-summary --terse --show-types "$abs" 2>&1) || rc=$?
 	errors=$(grep -c ': ERROR:' <<<"$out" || true)
 	warnings=$(grep -c ': WARNING:' <<<"$out" || true)
+	if [ "$rc" -gt 1 ] || { [ "$rc" = 1 ] && ! grep -qE ': (ERROR|WARNING|CHECK):' <<<"$out"; }; then
+		echo "$name: FAILED: checkpatch.pl did not run to the end (exit $rc):"
+		sed 's/^/  /' <<<"$out" | head -n 10
+		fail=1
+		continue
+	fi
 	# the commit message: from the Subject to the first '---', on one line
 	message=$(sed -n '/^Subject:/,/^---$/p' "$p" | tr -s ' \t\n' ' ')
 	unjustified=()

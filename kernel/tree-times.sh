@@ -11,11 +11,15 @@
 # whatever mtime an earlier build into another directory left it).  Several
 # object directories can share a tree this way (the kernel's and the
 # configuration variants'): the caller holds the tree's lock from the
-# restore to the end of the build.
+# restore to the end of the build, and removes the record before make
+# compiles anything (a build that fails or is killed half-way leaves objects
+# the record does not describe) -- tree_times_save writes it anew after a
+# build that succeeded.
 
 # tree_series_files SRC: the files the applied series changed or added
+# (not those it deleted)
 tree_series_files() {
-	{ git -C "$1" diff --name-only HEAD; git -C "$1" ls-files --others; } |
+	{ git -C "$1" diff --name-only --diff-filter=d HEAD; git -C "$1" ls-files --others; } |
 		{ grep -vx '.tierlab-pristine' || true; } | sort -u
 }
 
@@ -24,10 +28,10 @@ tree_times_restore() {
 	local src=$1 rec=$2 f kept=0
 	while IFS= read -r f; do
 		if [ -f "$rec/$f" ] && cmp -s "$rec/$f" "$src/$f"; then
-			touch -r "$rec/$f" "$src/$f"
+			touch -r "$rec/$f" "$src/$f" || return 1
 			kept=$((kept + 1))
 		else
-			touch "$src/$f"
+			touch "$src/$f" || return 1
 		fi
 	done < <(tree_series_files "$src")
 	echo "$kept"

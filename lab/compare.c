@@ -333,10 +333,25 @@ static size_t latency_figure_data(struct run *runs, int n, const struct key *key
 
 #define FIG_NAME "compare-latency"
 
+/* No file of the figure, nor gnuplot's temporary output, stays in @outdir. */
+static void unlink_figure(const char *outdir)
+{
+	static const char *const files[] = { FIG_NAME ".dat", FIG_NAME ".svg", FIG_NAME ".png",
+					     "." FIG_NAME ".tmp.svg", "." FIG_NAME ".tmp.png",
+					     "." FIG_NAME ".log" };
+
+	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		char *p = xasprintf("%s/%s", outdir, files[k]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
 /*
  * Writes OUTDIR/compare-latency.{dat,svg,png} (gnuplot's output under a
  * temporary name first) and returns the SVG in @svg; -1 after naming the
- * failure, with nothing of the figure left behind.
+ * failure, with no file of the figure left in OUTDIR.
  */
 static int render_figure(const char *outdir, const char *scripts, const struct sbuf *dat,
 			 size_t rows, char **svg, size_t *svg_len)
@@ -386,19 +401,8 @@ static int render_figure(const char *outdir, const char *scripts, const struct s
 	}
 	rc = 0;
 out:
-	if (rc < 0) {
-		static const char *const ext[] = { ".dat", ".svg", ".png" };
-
-		for (int k = 0; k < 3; k++) {
-			char *p = xasprintf("%s/" FIG_NAME "%s", outdir, ext[k]);
-			char *t = xasprintf("%s%s", tmp, ext[k]);
-
-			unlink(p);
-			unlink(t);
-			free(p);
-			free(t);
-		}
-	}
+	if (rc < 0)
+		unlink_figure(outdir);
 	unlink(log);
 	free(datp);
 	free(tmp);
@@ -455,9 +459,24 @@ int compare_runs(char **dirs, int n, const char *outdir, const char *scripts)
 		fprintf(stderr, "labtool compare: %s: %s\n", outdir, strerror(errno));
 		goto out;
 	}
-	if (fig_rows && scripts && render_figure(outdir, scripts, &dat, fig_rows, &svg, &svg_len) < 0) {
-		rc = 70;
-		goto out;
+	if (fig_rows && scripts) {
+		if (render_figure(outdir, scripts, &dat, fig_rows, &svg, &svg_len) < 0) {
+			rc = 70;
+			goto out;
+		}
+	} else {
+		/* nothing of an earlier comparison's figure stays beside this one */
+		unlink_figure(outdir);
+		if (fig_rows) {
+			char *p = xasprintf("%s/" FIG_NAME ".dat", outdir);
+			int r = write_file_atomic(p, dat.s, dat.len);
+
+			if (r < 0)
+				fprintf(stderr, "labtool compare: %s: %s\n", p, strerror(errno));
+			free(p);
+			if (r < 0)
+				goto out;
+		}
 	}
 
 	sb_puts(&d.html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -582,10 +601,10 @@ int compare_runs(char **dirs, int n, const char *outdir, const char *scripts)
 out:
 	if (rc && created) {
 		/* nothing of a failed comparison is left behind */
-		static const char *const files[] = { FIG_NAME ".dat", FIG_NAME ".svg", FIG_NAME ".png",
-						     "compare.html", "compare.md", "compare.csv" };
+		static const char *const files[] = { "compare.html", "compare.md", "compare.csv" };
 
-		for (int k = 0; k < 6; k++) {
+		unlink_figure(outdir);
+		for (int k = 0; k < 3; k++) {
 			char *p = xasprintf("%s/%s", outdir, files[k]);
 
 			unlink(p);

@@ -27,7 +27,10 @@ expect() {
 }
 expect 2 "unknown option '--frobnicate'" --frobnicate
 expect 2 "--profile: 'huge' is not quick, default or full" --profile huge
-expect 2 "--kernel: '7.0' is not patched, upstream or 6.1" --kernel 7.0
+expect 2 "--kernel: '7.0' is not patched, patched:N, upstream or 6.1" --kernel 7.0
+expect 2 "--kernel: 'patched:0': N must be a patch count from 1" --kernel patched:0
+expect 2 "--kernel: 'patched:2x': N must be a patch count from 1" --kernel patched:2x
+expect 2 "--kernel: patched:99: kernel/series has $(grep -c '^[^#[:space:]]' kernel/series) patches" --kernel patched:99
 expect 2 "--boots: 'x' is not a positive integer" --boots x
 expect 2 "--idle-timeout: '0' is not" --idle-timeout 0
 expect 2 "-j: 'many' is not a positive integer" -j many

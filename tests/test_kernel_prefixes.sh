@@ -106,10 +106,13 @@ for k in $(seq 1 "$n"); do
 		bad=1
 	fi
 	hash=$(jq -r .series_hash "$meta" 2>/dev/null)
+	flavor=$(jq -r .kernel_flavor "$meta" 2>/dev/null)
 	if [ "$k" -lt "$n" ]; then
 		[[ $release == 6.12.*-tierlab-p$k-"$hash" ]] || { echo "FAIL patched:$k: release '$release', hash '$hash'"; bad=1; }
+		[ "$flavor" = "patched:$k" ] || { echo "FAIL patched:$k: meta.json kernel_flavor '$flavor'"; bad=1; }
 	else
 		[[ $release == 6.12.*-tierlab-"$hash" ]] || { echo "FAIL patched:$k (all): release '$release', hash '$hash'"; bad=1; }
+		[ "$flavor" = patched ] || { echo "FAIL patched:$k (all): meta.json kernel_flavor '$flavor'"; bad=1; }
 	fi
 	case " $hashes " in *" $hash "*) echo "FAIL patched:$k: series hash $hash seen before"; bad=1 ;; esac
 	hashes+=" $hash"

@@ -49,6 +49,9 @@ awk '/^\+/ && !done && /;$/ { print $0 "  "; done = 1; next } { print }' \
 	kernel/patches/0002-*.patch > "$tmp/0002-trailing.patch"
 out=$(kernel/checkpatch.sh "$tmp/0002-trailing.patch" 2>&1) && { echo "a trailing blank passed"; fail=1; }
 grep -q "ERROR:TRAILING_WHITESPACE" <<<"$out" || { echo "the trailing blank is not named: $out"; fail=1; }
+# checkpatch.pl dying (here: perl cannot load a module) is a failure, not a clean patch
+out=$(PERL5OPT=-MTierlabNoSuchModule kernel/checkpatch.sh "$p4" 2>&1) && { echo "a checkpatch that did not run passed"; fail=1; }
+grep -q "checkpatch.pl did not run to the end" <<<"$out" || { echo "a dead checkpatch is not said: $out"; fail=1; }
 
 n=$(grep -c '^[^#[:space:]]' kernel/series)
 out=$(kernel/build.sh --flavor "patched:$((n + 1))" --key 2>&1) && { echo "patched:$((n + 1)) accepted"; fail=1; }

@@ -199,8 +199,12 @@ check "figure: an overlap is grey, at 0" \
 check "the report embeds the figure" grep -q 'src="data:image/svg+xml;base64,' "$TMP/cmp/compare.html"
 check "compare.md links the PNG" grep -q '](compare-latency.png)' "$TMP/cmp/compare.md"
 "$LABTOOL" compare --no-plots -o "$TMP/cmp-np" "$RUN" "$B" >/dev/null 2>"$TMP/err"
-check "--no-plots: no figure, tables still written" \
-	sh -c "test -s '$TMP/cmp-np/compare.csv' && ! ls '$TMP/cmp-np' | grep -q compare-latency"
+check "--no-plots: no figure, its data and the tables still written" \
+	sh -c "test -s '$TMP/cmp-np/compare.csv' -a -s '$TMP/cmp-np/compare-latency.dat' && ! ls '$TMP/cmp-np' | grep -q 'compare-latency.[sp][vn]g'"
+cp -r "$TMP/cmp" "$TMP/cmp-again"
+"$LABTOOL" compare --no-plots -o "$TMP/cmp-again" "$RUN" "$B" >/dev/null 2>"$TMP/err"
+check "into an old comparison's directory: its figure does not stay" \
+	sh -c "! ls '$TMP/cmp-again' | grep -q 'compare-latency.[sp][vn]g'"
 mkdir -p "$TMP/badplots" && cp "$ROOT/plots/latency.gp" "$TMP/badplots/" && echo 'this is not gnuplot' >"$TMP/badplots/compare.gp"
 "$LABTOOL" compare --plots "$TMP/badplots" -o "$TMP/cmp-bad" "$RUN" "$B" >/dev/null 2>"$TMP/err"
 rc=$?
