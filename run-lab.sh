@@ -96,9 +96,8 @@ done
 case $profile in quick | default | full) ;; *) die "--profile: '$profile' is not quick, default or full" ;; esac
 case $kernel in
 patched | upstream | 6.1) ;;
-patched:[1-9] | patched:[1-9]*[0-9]) # N is checked against kernel/series once the tree is installed
-	case ${kernel#patched:} in *[!0-9]*) die "--kernel: '$kernel': N must be a patch count from 1" ;; esac ;;
-patched:*) die "--kernel: '$kernel': N must be a patch count from 1" ;;
+patched:*) # N is checked against kernel/series once the tree is installed
+	is_count "${kernel#patched:}" || die "--kernel: '$kernel': N must be a patch count from 1" ;;
 *) die "--kernel: '$kernel' is not patched, patched:N, upstream or 6.1" ;;
 esac
 case $accel in auto | tcg | kvm) ;; *) die "--accel: '$accel' is not auto, tcg or kvm" ;; esac

@@ -9,11 +9,10 @@
 #
 # usage: kernel/checkpatch.sh [PATCH...]
 # env: TIERLAB_CACHE (default /var/cache/tierlab): the 6.12 tree is the one
-#      kernel/build.sh unpacked there (built first if it is missing)
+#      kernel/build.sh --tree unpacks and patches there (nothing is built)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-cache=${TIERLAB_CACHE:-/var/cache/tierlab}
 
 patches=("$@")
 if [ ${#patches[@]} = 0 ]; then
