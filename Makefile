@@ -30,7 +30,7 @@ include bench/bench.mk
 include guest/guest.mk
 include tests/kernel/kernel-tests.mk
 
-.PHONY: all host guest deps deps-test test unit report bench-lab kernel clean help
+.PHONY: all host guest deps deps-test test test-kernels unit report bench-lab kernel clean help
 
 # The package list lives in lab/packages.
 deps:
@@ -41,8 +41,15 @@ deps-test:
 kernel:
 	@kernel/build.sh >/dev/null
 
+# Two levels (README "Tests"): `test` with the one patched kernel, for every
+# change; `test-kernels` with every kernel the series is checked on (its
+# prefixes, the configuration variants, the upstream and 6.1 baselines), for
+# a change to kernel/.  CI runs both.
 test: deps-test
 	@tests/run-tests.sh
+
+test-kernels: deps-test
+	@tests/run-tests.sh --kernels
 
 unit: $(B)/san/unit
 	$(B)/san/unit
@@ -59,6 +66,6 @@ clean:
 	rm -rf $(B)
 
 help:
-	@echo "targets: all (host+guest), initramfs, deps, deps-test, kernel, test, unit, report RUN=DIR, bench-lab, clean"
+	@echo "targets: all (host+guest), initramfs, deps, deps-test, kernel, test, test-kernels, unit, report RUN=DIR, bench-lab, clean"
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

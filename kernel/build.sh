@@ -140,6 +140,9 @@ fi
 # The record of what obj/ was last built from (kernel/tree-times.sh).
 # shellcheck source=kernel/tree-times.sh
 . "$here/tree-times.sh"
+# shellcheck source=kernel/ccache.sh
+. "$here/ccache.sh"
+kernel_ccache_setup "$cache"
 built=$work/built
 # src-series: the key whose patches the tree holds (none while it changes)
 if [ "$want_tree" = 1 ] && [ "$(cat "$work/src-series" 2>/dev/null)" = "$key" ]; then
@@ -170,7 +173,9 @@ say "configuring (tinyconfig + kernel/lab.config + olddefconfig)"
 mkdir -p "$obj"
 log=$work/build.log
 : > "$log"
-kmake() { make -C "$src" O="$obj" LOCALVERSION= "$@" >>"$log" 2>&1; }
+export CCACHE_STATSLOG=$work/ccache.log
+rm -f "$CCACHE_STATSLOG"
+kmake() { make -C "$src" O="$obj" LOCALVERSION= "${KCC[@]+"${KCC[@]}"}" "$@" >>"$log" 2>&1; }
 kmake tinyconfig
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$here/lab.config" >>"$log" 2>&1
 "$src/scripts/config" --file "$obj/.config" --set-str LOCALVERSION "$localversion"
@@ -200,14 +205,17 @@ if ! kmake -j"$jobs" bzImage; then
 fi
 
 release=$(cat "$obj/include/config/kernel.release")
+ccache_stats=$(kernel_ccache_stats "$CCACHE_STATSLOG")
+[ ${#KCC[@]} -gt 0 ] || ccache_stats="not used (ccache missing)"
+say "ccache: $ccache_stats"
 tree_times_save "$src" "$built"
 mkdir -p "$out.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$obj/.config" "$out.tmp/config"
 cp "$log" "$out.tmp/build.log"
 printf '%s\n' "$release" > "$out.tmp/release"
-printf 'flavor=%s\nsource=%s %s\nseries_hash=%s\nkey=%s\n' \
-	"$flavor" "$srcpkg" "$srcver" "$series_hash" "$key" > "$out.tmp/info"
+printf 'flavor=%s\nsource=%s %s\nseries_hash=%s\nkey=%s\nbuild_secs=%s\nccache=%s\n' \
+	"$flavor" "$srcpkg" "$srcver" "$series_hash" "$key" $((SECONDS - start)) "$ccache_stats" > "$out.tmp/info"
 rm -rf "$out"
 mv "$out.tmp" "$out"
 say "built $release in $((SECONDS - start))s"

@@ -12,15 +12,31 @@
 # (~4 min each the first time on 2 cores, then only what a new series
 # changes).  Prints one line per variant; exit 0 when all build, 1 otherwise.
 #
-# usage: kernel/check-configs.sh [VARIANT...]     (default: all three)
+# usage: kernel/check-configs.sh [--config FILE] [--suffix S] [VARIANT...]
+#   (default: all three variants)
+#   --config FILE  start from FILE instead of the patched kernel's .config
+#                  (and build no bzImage for this series first)
+#   --suffix S     build in variant-<v>-S: a test's changed tree then leaves
+#                  the variants' own object directories and records alone
 # env: TIERLAB_CACHE (default /var/cache/tierlab), JOBS (default nproc)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=kernel/tree-times.sh
 . "$here/tree-times.sh"
+# shellcheck source=kernel/ccache.sh
+. "$here/ccache.sh"
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
 jobs=${JOBS:-$(nproc)}
+config= suffix=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--config) config=${2:?--config needs a file}; shift 2 ;;
+	--suffix) suffix=-${2:?--suffix needs a word}; shift 2 ;;
+	*) break ;;
+	esac
+done
+case $suffix in *[!a-z0-9-]*) echo "kernel/check-configs.sh: --suffix: letters, digits and '-' only" >&2; exit 2 ;; esac
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(notrace nohugetlb nonuma)
 for v in "${variants[@]}"; do
@@ -33,22 +49,26 @@ done
 # The patched kernel (built once; its .config is the variants' start), and
 # its tree holding exactly the current series: a cache hit does not touch
 # the tree, which a test applying other patches may have left changed.
-kdir=$("$here/build.sh" -q)
+if [ -z "$config" ]; then
+	kdir=$("$here/build.sh" -q)
+	config=$kdir/config
+fi
+[ -r "$config" ] || { echo "kernel/check-configs.sh: $config: cannot read the starting configuration" >&2; exit 1; }
 src=$("$here/build.sh" --tree -q)
+key=$("$here/build.sh" --key)
 work=$cache/build/patched
 exec 9>"$cache/build/patched.lock"
 flock 9
-[ -f "$kdir/config" ] || { echo "kernel/check-configs.sh: $kdir/config missing" >&2; exit 1; }
-key=$(sed -n 's/^key=//p' "$kdir/info")
+kernel_ccache_setup "$cache"
 [ "$src" = "$work/src" ] && [ "$(cat "$work/src-series" 2>/dev/null)" = "$key" ] ||
 	{ echo "kernel/check-configs.sh: $src changed while waiting for it (another build?); run again" >&2; exit 1; }
 
 fail=0
 for v in "${variants[@]}"; do
-	obj=$work/variant-$v
+	obj=$work/variant-$v$suffix
 	log=$obj.log
 	mkdir -p "$obj"
-	cp "$kdir/config" "$obj/.config"
+	cp "$config" "$obj/.config"
 	case $v in
 	notrace) off=(FTRACE) ;;
 	nohugetlb) off=(HUGETLBFS HUGETLB_PAGE) ;;
@@ -59,7 +79,9 @@ for v in "${variants[@]}"; do
 	# make must see which series files changed since this variant's last build
 	tree_times_restore "$src" "$obj.built" >/dev/null ||
 		{ echo "kernel/check-configs.sh: cannot set the times of $src's patched files" >&2; exit 1; }
-	if ! make -C "$src" O="$obj" LOCALVERSION= olddefconfig >"$log" 2>&1; then
+	export CCACHE_STATSLOG=$obj.ccache
+	rm -f "$CCACHE_STATSLOG"
+	if ! make -C "$src" O="$obj" LOCALVERSION= "${KCC[@]+"${KCC[@]}"}" olddefconfig >"$log" 2>&1; then
 		echo "$v: olddefconfig failed (log: $log)"
 		fail=1
 		continue
@@ -68,9 +90,9 @@ for v in "${variants[@]}"; do
 		grep -q "^CONFIG_$o=y" "$obj/.config" && echo "$o=y" || true
 	done | tr '\n' ' ')
 	rm -rf "$obj.built"	# saved again once it built
-	if make -C "$src" O="$obj" LOCALVERSION= -j"$jobs" vmlinux >>"$log" 2>&1; then
+	if make -C "$src" O="$obj" LOCALVERSION= "${KCC[@]+"${KCC[@]}"}" -j"$jobs" vmlinux >>"$log" 2>&1; then
 		tree_times_save "$src" "$obj.built"
-		echo "$v: ok, vmlinux built in $((SECONDS - start)) s (on: ${state:--})"
+		echo "$v: ok, vmlinux built in $((SECONDS - start)) s (on: ${state:--}; ccache: $(kernel_ccache_stats "$CCACHE_STATSLOG"))"
 	else
 		echo "$v: FAILED after $((SECONDS - start)) s (log: $log):"
 		{ grep -E 'error:|undefined reference' "$log" || grep -E 'Error' "$log"; } | head -n 10 | sed 's/^/  /'

@@ -7,7 +7,8 @@
 #
 # env: BENCH_LAB_COLD=0 skips the cold kernel build (the 0.15x rebuild
 #      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5);
-#      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity scaling".
+#      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity scaling
+#      cold" (default: all but cold; cold is CI from nothing, about 45 min).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lab=$PWD
@@ -19,6 +20,7 @@ boots=${BENCH_LAB_BOOTS:-5}
 topo=topologies/dram-pmem.yaml
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
 parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity scaling} "
+[ -z "${BENCH_LAB_COLD_KEEP:-}" ] || trap - EXIT	# keep the cold clone and cache
 part() { [[ $parts == *" $1 "* ]]; }
 
 echo "figure,value,unit,target,verdict,note" > "$out/figures.csv.tmp"
@@ -176,6 +178,36 @@ for point in "2 512M" "2 1G" "2 2G" "4 1G"; do
 	./run-lab.sh -q --results "$tmp/scale" --profile quick "$t" >/dev/null 2>&1
 	figure "quick run, $1 nodes x $2" "$(secs "$t0")" s - "wall time of the whole run"
 done
+fi
+
+# --- 6. CI from nothing -----------------------------------------------------------------
+if part cold; then
+# .ci/run in a fresh clone of the committed tree with an empty TIERLAB_CACHE:
+# every kernel, the compiler cache and the initramfs are built from nothing,
+# as on a new machine (only the Debian packages are already installed: ~46 s
+# on a new machine).  The per-flavor compiler-cache hits come from each
+# kernel's info file and the variants' lines in the clone's test logs.
+clone=$tmp/cold-clone cold=$tmp/cold-cache
+git clone -q "$lab" "$clone" || exit 1
+(cd "$clone" && TIERLAB_CACHE=$cold CI=true bash .ci/run) > "$out/cold-ci.log" 2>&1
+rc=$?
+line=$(grep '^ci: make test ' "$out/cold-ci.log" | tail -n 1)
+t_test=$(sed -n 's/^ci: make test \([0-9]*\)s.*/\1/p' <<<"$line")
+t_kern=$(sed -n 's/.*make test-kernels \([0-9]*\)s.*/\1/p' <<<"$line")
+t_all=$(sed -n 's/.*total \([0-9]*\)s$/\1/p' <<<"$line")
+note="fresh clone, empty TIERLAB_CACHE, exit $rc; log $out/cold-ci.log"
+figure "cold make test" "${t_test:-?}" s "<=1200" "$note"
+figure "cold make test-kernels" "${t_kern:-?}" s - "$note"
+figure "cold .ci/run total" "${t_all:-?}" s "<=2700" "$note"
+for info in "$cold"/kernels/*/info; do
+	[ -r "$info" ] || continue
+	k=$(basename "$(dirname "$info")"); k=${k%-*}
+	figure "kernel $k: build; ccache" "$(sed -n 's/^build_secs=//p' "$info")" s - \
+		"$(sed -n 's/^ccache=//p' "$info")"
+done
+sed -n 's/^\(notrace\|nohugetlb\|nonuma\): ok, vmlinux built in \([0-9]*\) s .*ccache: \(.*\))$/\1 \2 \3/p' \
+	"$clone"/build/test_kernel_configs.log 2>/dev/null |
+	while read -r v t rest; do figure "variant $v: vmlinux; ccache" "$t" s - "$rest"; done
 fi
 
 mv "$out/figures.csv.tmp" "$out/figures.csv"

@@ -5,13 +5,15 @@
 # to a function such a configuration does not build, fails here: shown with
 # a copy of kernel/ whose extra patch calls, from mm/page_alloc.c, a function
 # that only mm/mempolicy.c (CONFIG_NUMA) defines -- nonuma must fail to link.
+# The copy starts from the patched kernel's configuration (no bzImage of its
+# own) and builds in variant-nonuma-fault, so the variants' object
+# directories keep their records and the next run rebuilds nothing there.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
 cleanup() {
-	# the copy's kernel leaves the cache; the shared tree gets the series back
-	[ ! -f "$tmp/key" ] || rm -rf "$cache/kernels/patched-$(cat "$tmp/key")"
+	# the shared tree gets the series back
 	kernel/build.sh --tree -q >/dev/null || echo "FAIL could not restore the patched tree"
 	[ -n "${KEEP:-}" ] || rm -rf "$tmp"	# KEEP=1: keep the copy and its patch
 }
@@ -36,10 +38,14 @@ printf '\nint tierlab_numa_only(void);\nstatic int __init tierlab_probe(void)\n{
 (cd "$tmp" && { diff -u a/mm/mempolicy.c b/mm/mempolicy.c; diff -u a/mm/page_alloc.c b/mm/page_alloc.c; }) \
 	>"$tmp/kernel/patches/9999-numa-only-call.patch"
 echo 9999-numa-only-call.patch >>"$tmp/kernel/series"
-"$tmp/kernel/build.sh" --key >"$tmp/key"
-out=$("$tmp/kernel/check-configs.sh" nonuma 2>&1) && { echo "FAIL a call to a NUMA-only function linked without NUMA"; echo "$out"; exit 1; }
+kdir=$(kernel/build.sh --path)
+out=$("$tmp/kernel/check-configs.sh" --config "$kdir/config" --suffix fault nonuma 2>&1) && { echo "FAIL a call to a NUMA-only function linked without NUMA"; echo "$out"; exit 1; }
 echo "$out"
 grep -q "undefined reference to \`tierlab_numa_only'" <<<"$out" ||
 	{ echo "FAIL the link failure is not named"; exit 1; }
+[ -d "$cache/build/patched/variant-nonuma-fault" ] && [ -d "$cache/build/patched/variant-nonuma.built" ] ||
+	{ echo "FAIL the link fault did not build apart, or took nonuma's record"; exit 1; }
+[ ! -e "$cache/kernels/patched-$("$tmp/kernel/build.sh" --key)" ] ||
+	{ echo "FAIL the link fault built a kernel of its own"; exit 1; }
 echo "ok: all three variants link; a NUMA-only call fails nonuma's link, by name"
 exit 0

@@ -13,7 +13,7 @@
 # What each patch adds is read from its file name (below); a patch that
 # matches none adds no check and must only break nothing.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT	# KEEP=1: keep each boot's output
 fail=0
