@@ -33,15 +33,22 @@ if ! make -s all initramfs build/san/unit build/san/labtool; then
 fi
 
 if [ "$level" = test ]; then
+	# each unit test is forked and counted on its own (TAP in build/unit.log)
 	echo "== unit tests (ASan+UBSan)"
-	if build/san/unit > build/unit.log 2>&1; then
-		passed=$((passed + 1))
-	else
+	build/san/unit > build/unit.log 2>&1
+	rc=$?
+	last=$(tail -n 1 build/unit.log)
+	echo "$last"
+	if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]] && { [ "$rc" = 0 ] || [ "${BASH_REMATCH[2]}" != 0 ]; }; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+	else	# the runner itself died
 		failed=$((failed + 1))
+	fi
+	if [ "$rc" != 0 ]; then
 		failures+=(unit)
 		grep -v '^ok ' build/unit.log
 	fi
-	tail -n 1 build/unit.log
 fi
 
 # leftover_qemu TAG: pids of QEMUs whose environment carries the tag
