@@ -69,7 +69,7 @@ for t in "$dir"/test_*.sh; do
 	export TIERLAB_TEST_TAG=$name-$$-$t0
 	"$t" > "$log" 2>&1
 	rc=$?
-	left=$(leftover_qemu "$TIERLAB_TEST_TAG" | tr '\n' ' ')
+	left=$(leftover_qemu "$TIERLAB_TEST_TAG" | xargs)
 	if [ -n "$left" ]; then
 		# shellcheck disable=SC2086
 		kill -KILL $left 2>/dev/null
