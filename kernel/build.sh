@@ -142,6 +142,8 @@ fi
 . "$here/tree-times.sh"
 # shellcheck source=kernel/ccache.sh
 . "$here/ccache.sh"
+# shellcheck source=kernel/kconfig.sh
+. "$here/kconfig.sh"
 kernel_ccache_setup "$cache"
 built=$work/built
 # src-series: the key whose patches the tree holds (none while it changes)
@@ -175,26 +177,15 @@ log=$work/build.log
 : > "$log"
 export CCACHE_STATSLOG=$work/ccache.log
 rm -f "$CCACHE_STATSLOG"
-kmake() { make -C "$src" O="$obj" LOCALVERSION= "${KCC[@]+"${KCC[@]}"}" "$@" >>"$log" 2>&1; }
+# The release suffix goes on make's command line, not into .config: there it
+# would be in include/generated/autoconf.h, which every file includes, and
+# no object of one flavor could be taken from ccache for another.
+kmake() { make -C "$src" O="$obj" LOCALVERSION="$localversion" "${KCC[@]+"${KCC[@]}"}" "$@" >>"$log" 2>&1; }
 kmake tinyconfig
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$here/lab.config" >>"$log" 2>&1
-"$src/scripts/config" --file "$obj/.config" --set-str LOCALVERSION "$localversion"
 kmake olddefconfig
 # Every line of the fragment must have survived olddefconfig.
-lost=0
-while IFS= read -r line; do
-	case $line in
-	CONFIG_*=*) opt=${line%%=*} ;;
-	"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *} ;;
-	*) continue ;;
-	esac
-	got=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || true)
-	if [ "$line" != "$got" ] && ! { [ -z "$got" ] && [ "${line#\# }" != "$line" ]; }; then
-		echo "kernel/lab.config: $opt: wanted '$line', olddefconfig gave '${got:-unset}' (a dependency is missing)" >&2
-		lost=1
-	fi
-done < "$here/lab.config"
-[ "$lost" = 0 ] || exit 1
+kconfig_kept "$here/lab.config" "$obj/.config" || exit 1
 
 say "building bzImage with -j$jobs (log: $log)"
 rm -rf "$built"	# obj/ is about to change; saved again once it built

@@ -16,7 +16,7 @@
 #
 # kernel_ccache_setup CACHE: exports the settings; sets KCC to the make
 #   arguments that route CC and HOSTCC through ccache (empty without it)
-# kernel_ccache_stats STATSLOG: "H hits of N compiles (P %)" for one build
+# kernel_ccache_stats STATSLOG: "H hits (D direct) of N compiles (P %)" for one build
 
 kernel_ccache_setup() {
 	KCC=()
@@ -29,7 +29,9 @@ kernel_ccache_setup() {
 
 kernel_ccache_stats() {
 	[ -s "$1" ] || { echo "no compiles"; return 0; }
-	awk '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h++ }
+	# a direct hit costs a hash of the sources; a preprocessed one runs cpp
+	awk '$1 == "direct_cache_hit" { h++; d++ }
+	     $1 == "preprocessed_cache_hit" { h++ }
 	     $1 == "cache_miss" { m++ }
-	     END { n = h + m; printf "%d hits of %d compiles (%.1f %%)\n", h, n, n ? 100 * h / n : 0 }' "$1"
+	     END { n = h + m; printf "%d hits (%d direct) of %d compiles (%.1f %%)\n", h, d, n, n ? 100 * h / n : 0 }' "$1"
 }

@@ -6,16 +6,16 @@
 #   notrace    tracing off (CONFIG_FTRACE, so no event tracing)
 #   nohugetlb  CONFIG_HUGETLBFS off (and with it CONFIG_HUGETLB_PAGE)
 #   nonuma     CONFIG_NUMA off (mm/mempolicy.c and memory tiers not built)
-# Each variant starts from the lab kernel's configuration, turns its options
-# off, runs olddefconfig and links vmlinux in its own object directory, from
-# the patched tree kernel/build.sh leaves in $TIERLAB_CACHE/build/patched/src
-# (~4 min each the first time on 2 cores, then only what a new series
-# changes).  Prints one line per variant; exit 0 when all build, 1 otherwise.
+# Each variant starts from tinyconfig + kernel/variant.config (what the
+# series' code depends on, no drivers: a variant never boots), turns its
+# options off, runs olddefconfig and links vmlinux in its own object
+# directory, from the patched tree kernel/build.sh --tree leaves in
+# $TIERLAB_CACHE/build/patched/src.  The first time on 2 cores a variant
+# takes a few minutes; after that only what a new series changes.  Prints
+# one line per variant; exit 0 when all build, 1 otherwise.
 #
-# usage: kernel/check-configs.sh [--config FILE] [--suffix S] [VARIANT...]
+# usage: kernel/check-configs.sh [--suffix S] [VARIANT...]
 #   (default: all three variants)
-#   --config FILE  start from FILE instead of the patched kernel's .config
-#                  (and build no bzImage for this series first)
 #   --suffix S     build in variant-<v>-S: a test's changed tree then leaves
 #                  the variants' own object directories and records alone
 # env: TIERLAB_CACHE (default /var/cache/tierlab), JOBS (default nproc)
@@ -26,12 +26,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tree-times.sh"
 # shellcheck source=kernel/ccache.sh
 . "$here/ccache.sh"
+# shellcheck source=kernel/kconfig.sh
+. "$here/kconfig.sh"
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
 jobs=${JOBS:-$(nproc)}
-config= suffix=
+suffix=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--config) config=${2:?--config needs a file}; shift 2 ;;
 	--suffix) suffix=-${2:?--suffix needs a word}; shift 2 ;;
 	*) break ;;
 	esac
@@ -46,14 +47,8 @@ for v in "${variants[@]}"; do
 	esac
 done
 
-# The patched kernel (built once; its .config is the variants' start), and
-# its tree holding exactly the current series: a cache hit does not touch
-# the tree, which a test applying other patches may have left changed.
-if [ -z "$config" ]; then
-	kdir=$("$here/build.sh" -q)
-	config=$kdir/config
-fi
-[ -r "$config" ] || { echo "kernel/check-configs.sh: $config: cannot read the starting configuration" >&2; exit 1; }
+# The tree holding exactly the current series (no bzImage is built for it):
+# a test that applied other patches may have left the tree changed.
 src=$("$here/build.sh" --tree -q)
 key=$("$here/build.sh" --key)
 work=$cache/build/patched
@@ -63,26 +58,42 @@ kernel_ccache_setup "$cache"
 [ "$src" = "$work/src" ] && [ "$(cat "$work/src-series" 2>/dev/null)" = "$key" ] ||
 	{ echo "kernel/check-configs.sh: $src changed while waiting for it (another build?); run again" >&2; exit 1; }
 
+kmake() { make -C "$src" O="$obj" LOCALVERSION= "${KCC[@]+"${KCC[@]}"}" "$@" >>"$log" 2>&1; }
+# configure SRC OBJ OFF OPTION...: OBJ/.config = tinyconfig +
+# kernel/variant.config with the options of the word list OFF turned off (an
+# unchanged .config rewritten leaves make nothing to redo); every line of
+# the fragment but the OPTIONs must survive olddefconfig
+configure() {
+	local o cfg=$2/.config
+	kmake tinyconfig || return 1
+	"$1/scripts/kconfig/merge_config.sh" -m -O "$2" "$2/.config" "$here/variant.config" >>"$log" 2>&1 || return 1
+	for o in $3; do "$1/scripts/config" --file "$2/.config" --disable "$o" || return 1; done
+	kmake olddefconfig || return 1
+	shift 3
+	kconfig_kept "$here/variant.config" "$cfg" "$@" 2>>"$log"
+}
+
 fail=0
 for v in "${variants[@]}"; do
 	obj=$work/variant-$v$suffix
 	log=$obj.log
 	mkdir -p "$obj"
-	cp "$config" "$obj/.config"
+	# off: turned off; gone: what olddefconfig drops with them
 	case $v in
-	notrace) off=(FTRACE) ;;
-	nohugetlb) off=(HUGETLBFS HUGETLB_PAGE) ;;
-	nonuma) off=(NUMA) ;;
+	notrace) off=(FTRACE) gone=(ENABLE_DEFAULT_TRACERS) ;;
+	nohugetlb) off=(HUGETLBFS HUGETLB_PAGE) gone=() ;;
+	nonuma) off=(NUMA) gone=() ;;
 	esac
-	for o in "${off[@]}"; do "$src/scripts/config" --file "$obj/.config" --disable "$o"; done
 	start=$SECONDS
 	# make must see which series files changed since this variant's last build
 	tree_times_restore "$src" "$obj.built" >/dev/null ||
 		{ echo "kernel/check-configs.sh: cannot set the times of $src's patched files" >&2; exit 1; }
 	export CCACHE_STATSLOG=$obj.ccache
 	rm -f "$CCACHE_STATSLOG"
-	if ! make -C "$src" O="$obj" LOCALVERSION= "${KCC[@]+"${KCC[@]}"}" olddefconfig >"$log" 2>&1; then
-		echo "$v: olddefconfig failed (log: $log)"
+	: >"$log"
+	if ! configure "$src" "$obj" "${off[*]}" "${off[@]}" "${gone[@]+"${gone[@]}"}"; then
+		echo "$v: configuring failed (log: $log):"
+		grep '^kernel/' "$log" | sed 's/^/  /'
 		fail=1
 		continue
 	fi
@@ -90,7 +101,7 @@ for v in "${variants[@]}"; do
 		grep -q "^CONFIG_$o=y" "$obj/.config" && echo "$o=y" || true
 	done | tr '\n' ' ')
 	rm -rf "$obj.built"	# saved again once it built
-	if make -C "$src" O="$obj" LOCALVERSION= "${KCC[@]+"${KCC[@]}"}" -j"$jobs" vmlinux >>"$log" 2>&1; then
+	if kmake -j"$jobs" vmlinux; then
 		tree_times_save "$src" "$obj.built"
 		echo "$v: ok, vmlinux built in $((SECONDS - start)) s (on: ${state:--}; ccache: $(kernel_ccache_stats "$CCACHE_STATSLOG"))"
 	else

@@ -60,29 +60,75 @@ leftover_qemu() {
 	done
 }
 
-for t in "$dir"/test_*.sh; do
-	case $t in *"${TESTS:-}"*) ;; *) continue ;; esac
+# run_one SCRIPT: runs it with its tag and log; its exit status, or 70 if
+# it left a QEMU running (killed), goes to build/<name>.rc
+run_one() {
+	local t=$1 name rc left
 	name=$(basename "$t" .sh)
-	echo "== $name"
-	t0=$SECONDS
-	log=build/$name.log
-	export TIERLAB_TEST_TAG=$name-$$-$t0
-	"$t" > "$log" 2>&1
+	export TIERLAB_TEST_TAG=$name-$$-$SECONDS
+	"$t" > "build/$name.log" 2>&1
 	rc=$?
 	left=$(leftover_qemu "$TIERLAB_TEST_TAG" | xargs)
 	if [ -n "$left" ]; then
 		# shellcheck disable=SC2086
 		kill -KILL $left 2>/dev/null
-		echo "left a QEMU running (pid $left), killed" >> "$log"
+		echo "left a QEMU running (pid $left), killed" >> "build/$name.log"
 		[ "$rc" != 0 ] && [ "$rc" != 77 ] || rc=70
 	fi
-	took="$((SECONDS - t0))s, total $((SECONDS - started))s"
+	echo "$rc" > "build/$name.rc"
+}
+
+# report NAME SECS: one line for a finished test, its log's tail if it failed
+report() {
+	local name=$1 rc took
+	rc=$(cat "build/$name.rc" 2>/dev/null || echo 71)
+	took="$2s, total $((SECONDS - started))s"
 	case $rc in
 	0) passed=$((passed + 1)); echo "ok   $name ($took)" ;;
-	77) skipped=$((skipped + 1)); echo "skip $name ($took): $(tail -n 1 "$log")" ;;
-	*) failed=$((failed + 1)); failures+=("$name"); echo "FAIL $name (exit $rc, $took); last lines of $log:"; tail -n 25 "$log" | sed 's/^/    /' ;;
+	77) skipped=$((skipped + 1)); echo "skip $name ($took): $(tail -n 1 "build/$name.log")" ;;
+	*) failed=$((failed + 1)); failures+=("$name"); echo "FAIL $name (exit $rc, $took); last lines of build/$name.log:"; tail -n 25 "build/$name.log" | sed 's/^/    /' ;;
 	esac
+	echo "$name $2" >> "$times.new"
+}
+
+# Tests run TEST_JOBS at a time (make test: 2, the guests of one test are
+# mostly single-threaded; make test-kernels: 1, its kernel builds use every
+# core), the longest of the last run first so that the two queues end
+# together; each is reported as it ends.
+jobs=${TEST_JOBS:-$([ "$level" = test ] && echo 2 || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) echo "tests/run-tests.sh: TEST_JOBS: a number from 1, not '$jobs'" >&2; exit 2 ;; esac
+times=build/test-times-$level
+: > "$times.new"
+mapfile -t queue < <(for t in "$dir"/test_*.sh; do
+	case $t in *"${TESTS:-}"*) ;; *) continue ;; esac
+	last=$(awk -v n="$(basename "$t" .sh)" '$1 == n { print $2 }' "$times" 2>/dev/null)
+	echo "${last:-999999} $t"
+done | sort -k1,1nr -k2 | cut -d' ' -f2-)
+declare -A running=() began=()
+next=0
+while [ "$next" -lt ${#queue[@]} ] || [ ${#running[@]} -gt 0 ]; do
+	if [ "$next" -lt ${#queue[@]} ] && [ ${#running[@]} -lt "$jobs" ]; then
+		t=${queue[next]}
+		next=$((next + 1))
+		name=$(basename "$t" .sh)
+		rm -f "build/$name.rc"
+		echo "== $name"
+		run_one "$t" &
+		running[$!]=$name began[$!]=$SECONDS
+		continue
+	fi
+	wait -n -p done_pid
+	name=${running[$done_pid]}
+	report "$name" $((SECONDS - began[$done_pid]))
+	unset "running[$done_pid]" "began[$done_pid]"
 done
+# the times of this run order the next (a partial run keeps the others')
+if [ -s "$times.new" ]; then
+	awk 'NR == FNR { new[$1] = 1; print; next } !($1 in new)' "$times.new" "$times" 2>/dev/null > "$times.tmp" ||
+		cp "$times.new" "$times.tmp"
+	mv "$times.tmp" "$times"
+fi
+rm -f "$times.new"
 unset TIERLAB_TEST_TAG
 echo "tests ($level) took $((SECONDS - started))s${failures[*]:+; failed: ${failures[*]}}"
 echo "$passed passed, $failed failed, $skipped skipped"

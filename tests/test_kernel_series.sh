@@ -31,8 +31,9 @@ grep -q 'kernel/patches/9999-does-not-apply.patch: does not apply' <<<"$out" ||
 sed -i '/9999-does-not-apply/d' "$tmp/kernel/series"
 rm "$tmp/kernel/patches/9999-does-not-apply.patch"
 echo "CONFIG_TIERLAB_NO_SUCH_OPTION=y" >> "$tmp/kernel/lab.config"
+line=$(wc -l < "$tmp/kernel/lab.config")
 out=$("$tmp/kernel/build.sh" -q 2>&1) && { echo "a lost config option was accepted"; fail=1; }
-grep -q "kernel/lab.config: CONFIG_TIERLAB_NO_SUCH_OPTION: wanted 'CONFIG_TIERLAB_NO_SUCH_OPTION=y'" <<<"$out" ||
+grep -q "^kernel/lab.config:$line: CONFIG_TIERLAB_NO_SUCH_OPTION: wanted 'CONFIG_TIERLAB_NO_SUCH_OPTION=y'" <<<"$out" ||
 	{ echo "error does not name the option: $out"; fail=1; }
 
 # checkpatch: the series is clean; a trailing blank and a CHECK whose

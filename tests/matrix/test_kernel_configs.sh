@@ -5,9 +5,10 @@
 # to a function such a configuration does not build, fails here: shown with
 # a copy of kernel/ whose extra patch calls, from mm/page_alloc.c, a function
 # that only mm/mempolicy.c (CONFIG_NUMA) defines -- nonuma must fail to link.
-# The copy starts from the patched kernel's configuration (no bzImage of its
-# own) and builds in variant-nonuma-fault, so the variants' object
-# directories keep their records and the next run rebuilds nothing there.
+# The copy builds no bzImage of its own and builds in variant-nonuma-fault,
+# so the variants' object directories keep their records and the next run
+# rebuilds nothing there.  And a base the kernel cannot configure (an
+# option whose dependency is missing) fails by its file, line and option.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
@@ -38,8 +39,7 @@ printf '\nint tierlab_numa_only(void);\nstatic int __init tierlab_probe(void)\n{
 (cd "$tmp" && { diff -u a/mm/mempolicy.c b/mm/mempolicy.c; diff -u a/mm/page_alloc.c b/mm/page_alloc.c; }) \
 	>"$tmp/kernel/patches/9999-numa-only-call.patch"
 echo 9999-numa-only-call.patch >>"$tmp/kernel/series"
-kdir=$(kernel/build.sh --path)
-out=$("$tmp/kernel/check-configs.sh" --config "$kdir/config" --suffix fault nonuma 2>&1) && { echo "FAIL a call to a NUMA-only function linked without NUMA"; echo "$out"; exit 1; }
+out=$("$tmp/kernel/check-configs.sh" --suffix fault nonuma 2>&1) && { echo "FAIL a call to a NUMA-only function linked without NUMA"; echo "$out"; exit 1; }
 echo "$out"
 grep -q "undefined reference to \`tierlab_numa_only'" <<<"$out" ||
 	{ echo "FAIL the link failure is not named"; exit 1; }
@@ -47,5 +47,16 @@ grep -q "undefined reference to \`tierlab_numa_only'" <<<"$out" ||
 	{ echo "FAIL the link fault did not build apart, or took nonuma's record"; exit 1; }
 [ ! -e "$cache/kernels/patched-$("$tmp/kernel/build.sh" --key)" ] ||
 	{ echo "FAIL the link fault built a kernel of its own"; exit 1; }
-echo "ok: all three variants link; a NUMA-only call fails nonuma's link, by name"
+
+# an option olddefconfig must drop (its dependency, ACPI, is not in the base)
+rm "$tmp/kernel/patches/9999-numa-only-call.patch"
+sed -i '/^9999-numa-only-call.patch$/d' "$tmp/kernel/series"
+echo CONFIG_ACPI_HMAT=y >>"$tmp/kernel/variant.config"
+line=$(wc -l <"$tmp/kernel/variant.config")
+out=$("$tmp/kernel/check-configs.sh" --suffix badbase notrace 2>&1) && { echo "FAIL a base olddefconfig cannot keep configured"; echo "$out"; exit 1; }
+echo "$out"
+grep -q "^  kernel/variant.config:$line: CONFIG_ACPI_HMAT: wanted 'CONFIG_ACPI_HMAT=y', olddefconfig gave 'unset'" <<<"$out" ||
+	{ echo "FAIL the lost option is not named by file and line"; exit 1; }
+rm -rf "$cache/build/patched/variant-notrace-badbase"*
+echo "ok: all three variants link; a NUMA-only call fails nonuma's link, by name; a lost base option, by line"
 exit 0
