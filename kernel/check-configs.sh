@@ -59,18 +59,17 @@ kernel_ccache_setup "$cache"
 	{ echo "kernel/check-configs.sh: $src changed while waiting for it (another build?); run again" >&2; exit 1; }
 
 kmake() { make -C "$src" O="$obj" LOCALVERSION= "${KCC[@]+"${KCC[@]}"}" "$@" >>"$log" 2>&1; }
-# configure SRC OBJ OFF OPTION...: OBJ/.config = tinyconfig +
-# kernel/variant.config with the options of the word list OFF turned off (an
-# unchanged .config rewritten leaves make nothing to redo); every line of
-# the fragment but the OPTIONs must survive olddefconfig
+# configure: $obj/.config = tinyconfig + kernel/variant.config with the
+# options of off[] turned off (an unchanged .config rewritten leaves make
+# nothing to redo); every line of the fragment but off[] and gone[] must
+# survive olddefconfig
 configure() {
-	local o cfg=$2/.config
+	local o
 	kmake tinyconfig || return 1
-	"$1/scripts/kconfig/merge_config.sh" -m -O "$2" "$2/.config" "$here/variant.config" >>"$log" 2>&1 || return 1
-	for o in $3; do "$1/scripts/config" --file "$2/.config" --disable "$o" || return 1; done
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$here/variant.config" >>"$log" 2>&1 || return 1
+	for o in "${off[@]}"; do "$src/scripts/config" --file "$obj/.config" --disable "$o" || return 1; done
 	kmake olddefconfig || return 1
-	shift 3
-	kconfig_kept "$here/variant.config" "$cfg" "$@" 2>>"$log"
+	kconfig_kept "$here/variant.config" "$obj/.config" "${off[@]}" "${gone[@]+"${gone[@]}"}" 2>>"$log"
 }
 
 fail=0
@@ -91,7 +90,7 @@ for v in "${variants[@]}"; do
 	export CCACHE_STATSLOG=$obj.ccache
 	rm -f "$CCACHE_STATSLOG"
 	: >"$log"
-	if ! configure "$src" "$obj" "${off[*]}" "${off[@]}" "${gone[@]+"${gone[@]}"}"; then
+	if ! configure; then
 		echo "$v: configuring failed (log: $log):"
 		grep '^kernel/' "$log" | sed 's/^/  /'
 		fail=1

@@ -5,8 +5,7 @@
 #   (a kernel/*.config file) must have survived olddefconfig into CONFIG,
 #   except the OPTIONs named (without CONFIG_), which a variant turned off.
 #   Prints (to stderr) one line per lost option, naming the fragment's
-#   line as kernel/<name>:<line>, and
-#   returns 1 if any was lost.
+#   line as kernel/<name>:<line>, and returns 1 if any was lost.
 kconfig_kept() {
 	local frag=$1 config=$2 line opt got lineno=0 lost=0
 	shift 2

@@ -129,7 +129,6 @@ if [ -s "$times.new" ]; then
 	mv "$times.tmp" "$times"
 fi
 rm -f "$times.new"
-unset TIERLAB_TEST_TAG
 echo "tests ($level) took $((SECONDS - started))s${failures[*]:+; failed: ${failures[*]}}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
