@@ -16,7 +16,11 @@
 #   --add PATH            copy PATH into the guest's /bin (repeatable)
 #   --kernel K            patched (default), patched:N (the first N patches of
 #                         kernel/series), upstream (no series) or 6.1
-#   --accel auto|tcg|kvm  accelerator (auto: KVM only if a short probe boot works)
+#   --accel auto|tcg|kvm  accelerator (auto: KVM only if a short probe boot works;
+#                         always TCG with --clock icount)
+#   --clock icount|wall   what the guest's clock counts (default icount): guest
+#                         instructions (QEMU -icount shift=0, timings in insn,
+#                         the same in every boot) or host time (ns, noisy under TCG)
 #   --boots N             boots per topology (repetitions; default 1)
 #   --idle-timeout S      kill a boot silent for S seconds (default 300)
 #   --boot-timeout S      kill a boot running longer than S seconds (default 3600)
@@ -41,7 +45,7 @@ lab=$(cd "$(dirname "$0")" && pwd)
 start=$SECONDS
 quiet=0 profile=default benches=default workloads=none exec_cmd= kernel=patched
 accel=auto boots=1 idle_timeout=300 boot_timeout=3600 results=results print_qemu=0
-step_timeout= jobs=1 resume= print_plan=0
+step_timeout= jobs=1 resume= print_plan=0 clock=icount
 adds=() topologies=()
 
 die() { echo "run-lab: $*" >&2; exit "${rc:-2}"; }
@@ -57,6 +61,8 @@ if [ "${1:-}" = --resume ]; then
 	[ -f "$resume/run.args" ] || rc=66 die "$resume: not a run directory (no run.args)"
 	# The run's own options, as they were given (NUL-separated).
 	mapfile -d '' -t saved < "$resume/run.args"
+	# Runs from before --clock existed were timed with the host's clock.
+	printf '%s\n' "${saved[@]}" | grep -qx -- --clock || saved=(--clock wall "${saved[@]}")
 	set -- "${saved[@]}"
 fi
 if [ "${1:-}" = compare ]; then
@@ -74,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--add) need_value "$@"; adds+=("$2"); shift ;;
 	--kernel) need_value "$@"; kernel=$2; shift ;;
 	--accel) need_value "$@"; accel=$2; shift ;;
+	--clock) need_value "$@"; clock=$2; shift ;;
 	--boots) need_value "$@"; boots=$2; shift ;;
 	--idle-timeout) need_value "$@"; idle_timeout=$2; shift ;;
 	--boot-timeout) need_value "$@"; boot_timeout=$2; shift ;;
@@ -101,6 +108,10 @@ patched:*) # N is checked against kernel/series once the tree is installed
 *) die "--kernel: '$kernel' is not patched, patched:N, upstream or 6.1" ;;
 esac
 case $accel in auto | tcg | kvm) ;; *) die "--accel: '$accel' is not auto, tcg or kvm" ;; esac
+case $clock in icount | wall) ;; *) die "--clock: '$clock' is not icount or wall" ;; esac
+# QEMU counts instructions only when it translates them itself.
+[ "$clock" != icount ] || [ "$accel" != kvm ] ||
+	die "--clock icount needs TCG; --accel kvm conflicts with it (use --clock wall)"
 is_count "$boots" || die "--boots: '$boots' is not a positive integer"
 is_count "$idle_timeout" || die "--idle-timeout: '$idle_timeout' is not a positive number of seconds"
 is_count "$boot_timeout" || die "--boot-timeout: '$boot_timeout' is not a positive number of seconds"
@@ -171,7 +182,7 @@ if [ "$print_plan" = 1 ]; then
 	for t in "${topologies[@]}"; do
 		for rep in $(seq 1 "$boots"); do
 			cmd=(./run-lab.sh -q --profile "$profile" --benches "$benches" --workloads "$workloads"
-				--kernel "$kernel" --accel "$accel" --idle-timeout "$idle_timeout"
+				--kernel "$kernel" --accel "$accel" --clock "$clock" --idle-timeout "$idle_timeout"
 				--boot-timeout "$boot_timeout" --results "$results")
 			[ -z "$step_timeout" ] || cmd+=(--step-timeout "$step_timeout")
 			[ -z "$exec_cmd" ] || cmd+=(--exec "$exec_cmd")
@@ -191,6 +202,12 @@ kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
 append="console=ttyS0,115200 rdinit=/init panic=-1 oops=panic softlockup_panic=1"
 append+=" hung_task_panic=1 nmi_watchdog=0 printk.time=1 no_timer_check"
 
+# --clock icount: the guest's clock advances one nanosecond per guest
+# instruction (shift=0), not paced to the host (align=off) and not waiting
+# out the guest's idle time (sleep=off), so every boot sees the same clock.
+icount_args=()
+[ "$clock" != icount ] || icount_args=(-icount shift=0,align=off,sleep=off)
+
 # qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL -> the array qemu
 qemu_cmd() {
 	local machine
@@ -198,7 +215,7 @@ qemu_cmd() {
 	# For make bench-lab only: show what prealloc buys.
 	[ "${TIERLAB_PREALLOC:-on}" = on ] || machine=("${machine[@]/,prealloc=on/,prealloc=off}")
 	qemu=(qemu-system-x86_64 "${machine[@]}" -accel "$6")
-	if [ "$6" = kvm ]; then qemu+=(-cpu host); else qemu+=(-cpu max); fi
+	if [ "$6" = kvm ]; then qemu+=(-cpu host); else qemu+=(-cpu max "${icount_args[@]+"${icount_args[@]}"}"); fi
 	# qboot (from QEMU's own package) loads QEMU's ACPI tables and the
 	# kernel like SeaBIOS does, a few hundred ms sooner under TCG.
 	[ ! -r /usr/share/qemu/qboot.rom ] || qemu+=(-bios /usr/share/qemu/qboot.rom)
@@ -246,10 +263,10 @@ probe_kvm() {
 	rm -rf "$dir"
 }
 case $accel in
-auto) say "probing KVM"; accel=$(probe_kvm) ;;
+auto) if [ "$clock" = icount ]; then accel=tcg; else say "probing KVM"; accel=$(probe_kvm); fi ;;
 kvm) [ -w /dev/kvm ] || die "--accel kvm: /dev/kvm is not usable" ;;
 esac
-say "accelerator: $accel"
+say "accelerator: $accel, clock: $clock"
 
 # --- several machines: one run each, then a comparison ---------------------------
 # Each topology gets its own run directory (its own report, resumable on its
@@ -261,7 +278,7 @@ if [ ${#topologies[@]} -gt 1 ] && [ -z "$resume" ] && [ -z "$exec_cmd" ]; then
 		where=$(mktemp "${TMPDIR:-/tmp}/tierlab-run.XXXXXX")
 		rc=0
 		args=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
-			--accel "$accel" --boots "$boots" --idle-timeout "$idle_timeout"
+			--accel "$accel" --clock "$clock" --boots "$boots" --idle-timeout "$idle_timeout"
 			--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
 		[ -z "$step_timeout" ] || args+=(--step-timeout "$step_timeout")
 		[ "$quiet" = 0 ] || args+=(-q)
@@ -328,7 +345,7 @@ else
 	mkdir "$run/raw" || die "$run: cannot create the run directory"
 	# The options in canonical form, for --resume.
 	canon=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
-		--accel "$accel" --boots "$boots" --idle-timeout "$idle_timeout"
+		--accel "$accel" --clock "$clock" --boots "$boots" --idle-timeout "$idle_timeout"
 		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
 	[ -z "$step_timeout" ] || canon+=(--step-timeout "$step_timeout")
 	[ -z "$exec_cmd" ] || canon+=(--exec "$exec_cmd")
@@ -364,7 +381,7 @@ do_boot() {
 			echo "step exec ${step_timeout:-$boot_timeout} sh -c $(plan_token "$exec_cmd")"
 		} > "$stage/root/lab/plan"
 	else
-		"$labtool" plan "$t" --boot-id "$id" --profile "$profile" ${step_timeout:+--step-timeout "$step_timeout"} \
+		"$labtool" plan "$t" --boot-id "$id" --profile "$profile" --clock "$clock" ${step_timeout:+--step-timeout "$step_timeout"} \
 			--benches "$benches" --workloads "$workloads" > "$stage/root/lab/plan" || return 2
 	fi
 	for a in "${adds[@]+"${adds[@]}"}"; do cp "$a" "$stage/root/bin/"; done
@@ -373,7 +390,7 @@ do_boot() {
 	cp "$stage/root/lab/plan" "$run/raw/plan-$id.txt"
 	qemu_cmd "$t" "$kdir/bzImage" "$stage/initrd" "$run/raw/console-$id.log" "$run/raw/channel-$id.log" "$accel"
 	printf '%q ' "${qemu[@]}" > "$run/raw/qemu-$id.cmd"
-	say "boot $id/$total: $name ($accel, profile $profile)"
+	say "boot $id/$total: $name ($accel, clock $clock, profile $profile)"
 	local progress=
 	[ "$quiet" = 1 ] || progress=yes
 	"$labtool" boot --console "$run/raw/console-$id.log" --channel "$run/raw/channel-$id.log" \
@@ -478,14 +495,16 @@ jq -n \
 	--arg kernel_source "$(sed -n 's/^source=//p' "$kdir/info")" \
 	--arg qemu_version "$(qemu-system-x86_64 --version | head -1)" \
 	--arg accelerator "$accel" \
+	--arg clock "$clock" \
 	--arg host_cpus "$(nproc)" \
 	--arg host_kernel "$(uname -r)" \
 	--arg topologies "$topo_hashes" \
 	--arg lab_commit "$(git -C "$lab" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$lab" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
 	--arg started "$started" --arg ended "$(date -Is)" \
-	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots exec=${exec_cmd:+yes}" \
+	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots clock=$clock exec=${exec_cmd:+yes}" \
 	'{kernel_release: $kernel_release, kernel_flavor: $kernel_flavor, series_hash: $series_hash,
 	  kernel_source: $kernel_source, qemu_version: $qemu_version, accelerator: $accelerator,
+	  clock: $clock, time_unit: (if $clock == "icount" then "insn" else "ns" end),
 	  host_cpus: ($host_cpus | tonumber), host_kernel: $host_kernel,
 	  topologies: ($topologies | split("\n") | map(select(length > 0) | split(" ") | {hash: .[0], file: .[1]})),
 	  lab_commit: $lab_commit, "start": $started, "end": $ended, options: $options}' > "$run/meta.json.tmp"

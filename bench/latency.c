@@ -14,7 +14,9 @@
  * p50 with its order-statistic confidence interval (stats.h); where the
  * pages landed; the clock's own cost; and, with nothing filled, the
  * median cost per page of the timed passes against untimed passes that
- * alternate with them (the harness's overhead).
+ * alternate with them (the harness's overhead).  The first policy's mbind()
+ * case runs a second time at every condition, as bench=latency_aa: an A/A
+ * pair, the spread between two identical cases of one boot.
  */
 #include "tb.h"
 #include "stats.h"
@@ -123,22 +125,22 @@ static int lat_child(void *arg, struct shared *sh)
 		double t = stats_median(timed, (size_t)pairs);
 		double u = stats_median(untimed, (size_t)pairs);
 
-		out_row(&c->k, "loop_timed_ns_per_page", t, "ns");
-		out_row(&c->k, "loop_untimed_ns_per_page", u, "ns");
+		out_row(&c->k, "loop_timed_ns_per_page", t, out_time_unit());
+		out_row(&c->k, "loop_untimed_ns_per_page", u, out_time_unit());
 		out_row(&c->k, "harness_overhead_ratio", t / u, "ratio");
 	}
 	out_row(&c->k, "count", (double)all->count, "pages");
-	out_row(&c->k, "mean", hist_mean(all), "ns");
-	out_row(&c->k, "p50", (double)hist_quantile(all, 0.50), "ns");
-	out_row(&c->k, "p90", (double)hist_quantile(all, 0.90), "ns");
-	out_row(&c->k, "p99", (double)hist_quantile(all, 0.99), "ns");
-	out_row(&c->k, "p99_9", (double)hist_quantile(all, 0.999), "ns");
-	out_row(&c->k, "max", (double)all->max, "ns");
+	out_row(&c->k, "mean", hist_mean(all), out_time_unit());
+	out_row(&c->k, "p50", (double)hist_quantile(all, 0.50), out_time_unit());
+	out_row(&c->k, "p90", (double)hist_quantile(all, 0.90), out_time_unit());
+	out_row(&c->k, "p99", (double)hist_quantile(all, 0.99), out_time_unit());
+	out_row(&c->k, "p99_9", (double)hist_quantile(all, 0.999), out_time_unit());
+	out_row(&c->k, "max", (double)all->max, out_time_unit());
 	ci = stats_median_ci_ranks((size_t)o->reps, 0.95);
 	med = stats_median(p50, (size_t)o->reps);	/* sorts p50 */
-	out_row(&c->k, "p50_median_of_reps", med, "ns");
-	out_row(&c->k, "p50_ci95_low", p50[ci.lo_rank - 1], "ns");
-	out_row(&c->k, "p50_ci95_high", p50[ci.hi_rank - 1], "ns");
+	out_row(&c->k, "p50_median_of_reps", med, out_time_unit());
+	out_row(&c->k, "p50_ci95_low", p50[ci.lo_rank - 1], out_time_unit());
+	out_row(&c->k, "p50_ci95_high", p50[ci.hi_rank - 1], out_time_unit());
 	out_row(&c->k, "p50_ci_coverage", ci.coverage, "ratio");
 	out_row(&c->k, "reps", o->reps, "count");
 	free(all);
@@ -157,7 +159,7 @@ static int run_latency(const struct opts *o)
 
 	if (!sh)
 		return 1;
-	out_row(&k0, "clock_overhead", clock_overhead_ns(), "ns");
+	out_row(&k0, "clock_overhead", clock_overhead_ns(), out_time_unit());
 	for (int sc = 0; sc < SC_COUNT; sc++) {
 		struct filler f;
 
@@ -180,17 +182,24 @@ static int run_latency(const struct opts *o)
 			/* enough on every node for any policy: placement decides */
 			if (ps == PS_2M)
 				hugetlb_pools(&kp, o->mib / 2);
-			for (int v = VIA_MBIND; v <= VIA_TASK; v++) {
+			int first = -1;
+
+			for (int v = VIA_MBIND; v <= VIA_TASK + 1; v++) {
 				for (int p = 0; p < POL_COUNT; p++) {
+					/* v == VIA_TASK + 1: the A/A case, mbind() again */
+					bool aa = v > VIA_TASK;
 					struct lat_case c = {
-						o, { v == VIA_MBIND ? "latency" : "latency_task",
+						o, { aa ? "latency_aa" : v == VIA_MBIND ? "latency"
+						     : "latency_task",
 						     pol_names[p], pagesize_names[ps],
-						     scenario_names[sc] }, p, v, ps };
+						     scenario_names[sc] }, p, aa ? VIA_MBIND : v, ps };
 					enum outcome oc;
 					int sig;
 
-					if (!pol_wanted(o, p, c.k.bench))
+					if (aa ? p != first : !pol_wanted(o, p, c.k.bench))
 						continue;
+					if (first < 0)
+						first = p;
 					memset(sh, 0, sizeof(*sh));
 					oc = run_child(lat_child, &c, sh, 600, &sig);
 					report_outcome(&c.k, oc, sh, page_bytes(ps));

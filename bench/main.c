@@ -58,6 +58,9 @@ static const char usage_text[] =
 "  --fill-cap-mib N               never fill nodes whose total exceeds N MiB (3072)\n"
 "  --headroom-mib N               MiB a filler leaves free per node (24)\n"
 "  --timeout SECS                 override the benchmark's timeout\n"
+"  --clock wall|icount            what the guest clock counts: nanoseconds, or\n"
+"                                 guest instructions under QEMU -icount shift=0\n"
+"                                 (timing rows then say unit=insn; default: wall)\n"
 "  --model-hmat N=RL/WL/RB/WB,... HMAT figures from CPU 0's node per target node\n"
 "                                 (ns, ns, MB/s, MB/s) for the cost model\n"
 "                                 (default: each node's access0 figures)\n"
@@ -69,7 +72,7 @@ static bool is_value_option(const char *a)
 	static const char *const names[] = {
 		"--profile", "--preferred", "--label", "--policies", "--pagesizes",
 		"--scenarios", "--reps", "--mib", "--step-mib", "--fill-cap-mib",
-		"--headroom-mib", "--timeout", "--model-hmat",
+		"--headroom-mib", "--timeout", "--model-hmat", "--clock",
 	};
 
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -331,6 +334,10 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			o.model_given = true;
+		} else if (!strcmp(a, "--clock")) {
+			if (strcmp(val, "wall") && strcmp(val, "icount"))
+				die_usage("--clock: \"%s\" is not wall or icount", val);
+			out_set_clock(!strcmp(val, "icount"));
 		} else if (!strcmp(a, "--headroom-mib")) {
 			o.headroom_mib = parse_long(a, val, 4, 1L << 20);
 		} else { /* --timeout: is_value_option() admitted nothing else */

@@ -16,6 +16,17 @@ static char nodes_field[160] = "node:-";
 /* mpolrun and wlrun link this file too and name themselves in messages. */
 const char *msg_prog = "tierbench";
 static int tap_count, tap_failed;
+static bool clock_icount;
+
+void out_set_clock(bool icount)
+{
+	clock_icount = icount;
+}
+
+const char *out_time_unit(void)
+{
+	return clock_icount ? "insn" : "ns";
+}
 
 void out_set_nodes(const char *label, const struct nodeset *ns)
 {
@@ -141,9 +152,9 @@ void out_hist(const struct rowkey *k, int rep, const struct hist *h)
 		return;
 	}
 	hist_format_buckets(h, buf, (size_t)need + 1);
-	printf("HIST bench=%s policy=%s nodes=%s pagesize=%s scenario=%s rep=%d unit=ns buckets=%s\n",
+	printf("HIST bench=%s policy=%s nodes=%s pagesize=%s scenario=%s rep=%d unit=%s buckets=%s\n",
 	       tok(k->bench), tok(k->policy), nodes_field, tok(k->pagesize),
-	       tok(k->scenario), rep, need ? buf : "-");
+	       tok(k->scenario), rep, out_time_unit(), need ? buf : "-");
 	free(buf);
 }
 

@@ -84,6 +84,13 @@ int tap_failures(void);
 int tap_count_so_far(void);	/* async-signal-safe */
 void out_hist(const struct rowkey *k, int rep, const struct hist *h);
 void out_set_nodes(const char *label, const struct nodeset *ns);
+/*
+ * The clock the guest's CLOCK_MONOTONIC is: "wall" (nanoseconds) or
+ * "icount" (QEMU -icount shift=0: one nanosecond per guest instruction).
+ * Timing rows and HIST lines carry out_time_unit(): "ns" or "insn".
+ */
+void out_set_clock(bool icount);
+const char *out_time_unit(void);
 void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern const char *msg_prog;	/* msg()'s prefix, "tierbench" unless set */
 /* A usage error: "PROG: message (PROG --help)" on stderr, exit 2. */

@@ -31,7 +31,7 @@ done
 
 row='^ROW bench=[^ ,=]+ policy=[^ ,=]+ nodes=[^ ,=:]+:[^ ,=]+ pagesize=(4k|thp|2m|-) scenario=[^ ,=]+ metric=[^ ,=]+ value=(-?[0-9.]+(e[-+][0-9]+)?|nan) unit=[^ ,=]+( x_mib=[0-9]+)?$'
 tap='^TAP (ok|not ok) [0-9]+ - [^#]*( # SKIP .+)?$|^TAP 1\.\.[0-9]+$'
-hist='^HIST bench=[^ ]+ policy=[^ ]+ nodes=[^ ]+ pagesize=[^ ]+ scenario=[^ ]+ rep=[0-9]+ unit=ns buckets=([0-9]+:[0-9]+(\+[0-9]+:[0-9]+)*|-)$'
+hist='^HIST bench=[^ ]+ policy=[^ ]+ nodes=[^ ]+ pagesize=[^ ]+ scenario=[^ ]+ rep=[0-9]+ unit=(ns|insn) buckets=([0-9]+:[0-9]+(\+[0-9]+:[0-9]+)*|-)$'
 # progress for the host, one per finished case
 meta='^META case=[^ /]+/[^ /]+/[^ /]+/[^ /]+ outcome=[a-z_]+$'
 check_lines() {	# file
@@ -60,6 +60,18 @@ for m in count mean p50 p90 p99 p99_9 max p50_median_of_reps p50_ci95_low p50_ci
 		bad "latency lacks metric $m"
 done
 grep -q '^HIST bench=latency_task policy=bind ' "$out/latency.out" || bad "no set_mempolicy histogram"
+grep -q 'metric=p50 value=[0-9.e+]* unit=ns$' "$out/latency.out" || bad "latency p50 is not in ns by default"
+# --clock icount: every timing row and histogram is in guest instructions.
+"$TB" latency --clock icount --profile quick --pagesizes 4k --scenarios free --policies bind \
+	> "$out/latency-icount.out" 2> "$out/latency-icount.err" || bad "latency --clock icount failed"
+check_lines "$out/latency-icount.out"
+for m in p50 p99 mean max p50_ci95_low clock_overhead; do
+	grep -q "metric=$m value=[^ ]* unit=insn$" "$out/latency-icount.out" || bad "--clock icount: $m not in insn"
+done
+! grep -q 'unit=ns' "$out/latency-icount.out" || bad "--clock icount left a row in ns: $(grep -m1 unit=ns "$out/latency-icount.out")"
+grep -q '^HIST .* unit=insn ' "$out/latency-icount.out" || bad "--clock icount: HIST not in insn"
+out2=$("$TB" latency --clock tsc 2>&1 >/dev/null); rc=$?
+[ "$rc" = 2 ] && grep -q 'not wall or icount' <<<"$out2" || bad "--clock tsc: exit $rc: $out2"
 
 "$TB" fallback --profile quick --pagesizes 4k --scenarios free --policies bind \
 	> "$out/fallback.out" 2> "$out/fallback.err"; rc=$?

@@ -38,6 +38,9 @@ expect 2 "--exec runs one command instead of the benchmarks" --exec true --bench
 expect 2 "--benches: unknown benchmark .frob." --benches latency,frob
 expect 2 "--workloads: unknown workload .nope." --workloads stress-vm,nope
 expect 2 "--profile needs a value" --profile
+expect 2 "--clock: 'tsc' is not icount or wall" --clock tsc
+expect 2 "--clock icount needs TCG; --accel kvm conflicts" --accel kvm
+expect 2 "--clock icount needs TCG; --accel kvm conflicts" --clock icount --accel kvm
 expect 66 "nope.yaml: no such readable topology file" nope.yaml
 expect 66 "--add: /nonexistent: not a readable file" --add /nonexistent
 expect 2 "--resume takes exactly one run directory" --resume "$tmp"
@@ -46,6 +49,27 @@ if [ "$rc" = 66 ] && grep -q "not a run directory" <<<"$out"; then
 	echo "ok   run-lab.sh --resume DIR-WITHOUT-RUN -> $out"
 else
 	echo "FAIL run-lab.sh --resume $tmp: exit $rc: $out"; fail=1
+fi
+# The clock reaches QEMU, the guest plan and the plan for other machines.
+qi=$(./run-lab.sh --print-qemu topologies/dram-pmem.yaml 2>/dev/null)
+qw=$(./run-lab.sh --clock wall --print-qemu topologies/dram-pmem.yaml 2>/dev/null)
+if grep -qF -- '-icount shift=0\,align=off\,sleep=off' <<<"$qi" && ! grep -q -- '-icount' <<<"$qw"; then
+	echo "ok   --print-qemu: -icount by default, none with --clock wall"
+else
+	echo "FAIL --print-qemu: icount args wrong: default: $qi; wall: $qw"; fail=1
+fi
+pl=$(./run-lab.sh --plan --boots 2 --clock wall --profile quick topologies/dram-pmem.yaml 2>/dev/null)
+if [ "$(grep -c -- '--clock wall' <<<"$pl")" = 2 ]; then
+	echo "ok   --plan carries --clock"
+else
+	echo "FAIL --plan does not carry --clock: $pl"; fail=1
+fi
+gp=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock icount --benches latency,oom)
+gw=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock wall --benches latency,oom)
+if [ "$(grep -c '^step .* tierbench .* --clock icount' <<<"$gp")" = 2 ] && ! grep -q -- --clock <<<"$gw"; then
+	echo "ok   labtool plan --clock icount tells every tierbench step"
+else
+	echo "FAIL labtool plan --clock: $gp"; fail=1
 fi
 printf 'name: bad\nnodes: []\n' > "$tmp/empty-nodes.yaml"
 expect 65 "empty-nodes.yaml:" "$tmp/empty-nodes.yaml"
