@@ -2,11 +2,14 @@
 /*
  * `labtool compare`: the same figures of several runs side by side (two
  * kernels, two fallback settings, two topologies), each difference taken
- * against the first run.  For medians with an interval (p50_ci95_low/high,
- * whose true coverage p50_ci_coverage may be below 95 %) in both runs the
- * difference gets the interval [lo_b - hi_a, hi_b - lo_a]; it contains 0
- * exactly when the two intervals overlap, and then no difference is claimed.
- * Figures without an interval get a difference but no verdict.
+ * against the first run.  Every figure is the median over its run's boots.
+ * A median fault latency (p50 of latency, latency_task) gets a verdict by
+ * lab/verdict.h, unpaired over the boots of the two runs: "higher"/"lower"
+ * only when the Hodges-Lehmann interval of the shift has 95 % coverage and
+ * excludes 0 (4 boots a run), or under icount when every pair of boots
+ * differs the same way by at least the runs' A/A spread; otherwise "not
+ * distinguishable" with the boots that could settle it.  Other figures get
+ * a difference but no verdict.
  */
 #include <errno.h>
 #include <math.h>
@@ -66,25 +69,31 @@ static bool is_ci_metric(const char *m)
 	return !strcmp(m, M_CI_LO) || !strcmp(m, M_CI_HI) || !strcmp(m, M_CI_COV);
 }
 
-enum verdict { V_NONE, V_OVERLAP, V_HIGHER, V_LOWER };
-
-static const char *const verdict_text[] = {
-	[V_NONE] = "no interval: not tested",
-	[V_OVERLAP] = "≈ intervals overlap: no claim",
-	[V_HIGHER] = "higher (intervals disjoint)",
-	[V_LOWER] = "lower (intervals disjoint)",
-};
+static bool is_latency_p50(const struct key *k)
+{
+	return (!strcmp(k->bench, "latency") || !strcmp(k->bench, "latency_task")) &&
+	       !strcmp(k->metric, M_P50);
+}
 
 struct cmp {
-	double a, b, d, dlo, dhi;
-	enum verdict v;
+	double a, b, d;
+	struct verdict v;	/* VERDICT_NONE: not tested */
+	size_t na, nb;		/* boots each side */
 	bool have;
 };
 
-static struct cmp compare_one(const struct run *ra, const struct run *rb, const struct key *k)
+/* The larger of the two runs' A/A spreads for the key's condition, NAN when neither has one. */
+static double runs_aa_spread(struct run *ra, struct run *rb, const struct key *k)
+{
+	double x = aa_spread(ra, k->pagesize, k->scenario), y = aa_spread(rb, k->pagesize, k->scenario);
+
+	return isnan(x) ? y : isnan(y) ? x : x > y ? x : y;
+}
+
+static struct cmp compare_one(struct run *ra, struct run *rb, const struct key *k)
 {
 	const struct row *a = find_key(ra, k, NULL), *b = find_key(rb, k, NULL);
-	struct cmp c = { NAN, NAN, NAN, NAN, NAN, V_NONE, false };
+	struct cmp c = { NAN, NAN, NAN, { VERDICT_NONE, NAN, NAN, NAN, 0, false, 0 }, 0, 0, false };
 
 	if (!a || !b || !a->numeric || !b->numeric)
 		return c;
@@ -92,23 +101,44 @@ static struct cmp compare_one(const struct run *ra, const struct run *rb, const 
 	c.a = a->num;
 	c.b = b->num;
 	c.d = b->num - a->num;
-	if (!strcmp(k->metric, M_P50)) {
-		const struct row *alo = find_key(ra, k, M_CI_LO);
-		const struct row *ahi = find_key(ra, k, M_CI_HI);
-		const struct row *blo = find_key(rb, k, M_CI_LO);
-		const struct row *bhi = find_key(rb, k, M_CI_HI);
+	if (is_latency_p50(k) && a->over && b->over && a->over->v && b->over->v) {
+		struct verdict_in in = { a->over->v, b->over->v, a->over->n, b->over->n, false,
+					 !strcmp(run_time_unit(ra), "insn") &&
+					 !strcmp(run_time_unit(rb), "insn"),
+					 runs_aa_spread(ra, rb, k) };
 
-		if (alo && ahi && blo && bhi && alo->numeric && ahi->numeric && blo->numeric &&
-		    bhi->numeric) {
-			c.dlo = blo->num - ahi->num;
-			c.dhi = bhi->num - alo->num;
-			if (intervals_overlap(alo->num, ahi->num, blo->num, bhi->num))
-				c.v = V_OVERLAP;
-			else
-				c.v = c.d > 0 ? V_HIGHER : V_LOWER;
-		}
+		c.na = a->over->n;
+		c.nb = b->over->n;
+		c.v = verdict_decide(&in);
 	}
 	return c;
+}
+
+/* "higher (...)", "not distinguishable with 2+2 boots; run --boots 4", "" */
+static void verdict_text(const struct cmp *c, const char *unit, struct sbuf *b)
+{
+	char lo[32], hi[32], cov[32];
+
+	if (c->v.kind == VERDICT_NONE)
+		return;
+	if (c->v.kind == VERDICT_SAME) {
+		sb_printf(b, "≈ not distinguishable with %zu+%zu boots", c->na, c->nb);
+		if (c->v.boots_needed > VERDICT_MAX_BOOTS)
+			sb_printf(b, "; more than %d boots would be needed", VERDICT_MAX_BOOTS);
+		else if (c->v.boots_needed)
+			sb_printf(b, "; run --boots %zu", c->v.boots_needed);
+		else
+			sb_puts(b, ": the same in every boot");
+		return;
+	}
+	fmt_num(cov, sizeof(cov), 100 * c->v.coverage);
+	fmt_num(lo, sizeof(lo), c->v.lo);
+	fmt_num(hi, sizeof(hi), c->v.hi);
+	sb_puts(b, verdict_word(c->v.kind));
+	if (c->v.by_aa)
+		sb_printf(b, " (every boot, by at least the A/A spread, %s)", unit);
+	else
+		sb_printf(b, " (%s%% interval over boots [%s, %s])", cov, lo, hi);
 }
 
 static void value_text(const struct run *r, const struct key *k, struct sbuf *b)
@@ -128,23 +158,18 @@ static void value_text(const struct run *r, const struct key *k, struct sbuf *b)
 	}
 	fmt_num(v, sizeof(v), w->num);
 	sb_puts(b, v);
-	if (!strcmp(k->metric, M_P50)) {
-		const struct row *l = find_key(r, k, M_CI_LO);
-		const struct row *h = find_key(r, k, M_CI_HI);
-
-		if (l && h && l->numeric && h->numeric) {
-			fmt_num(lo, sizeof(lo), l->num);
-			fmt_num(hi, sizeof(hi), h->num);
-			sb_printf(b, " [%s, %s]", lo, hi);
-		}
+	if (w->over && w->over->n > 1 && w->over->v) {
+		fmt_num(lo, sizeof(lo), w->over->lo);
+		fmt_num(hi, sizeof(hi), w->over->hi);
+		sb_printf(b, " [%s, %s]", lo, hi);
 	}
 }
 
-static void diff_text(const struct run *ra, const struct run *rb, const struct key *k,
+static void diff_text(struct run *ra, struct run *rb, const struct key *k,
 		      struct sbuf *b, struct cmp *out)
 {
 	struct cmp c = compare_one(ra, rb, k);
-	char d[32], lo[32], hi[32];
+	char d[32];
 
 	b->len = 0;
 	sb_puts(b, "");
@@ -164,12 +189,10 @@ static void diff_text(const struct run *ra, const struct run *rb, const struct k
 		fmt_num(d, sizeof(d), 100 * c.d / fabs(c.a));
 		sb_printf(b, " (%s%s%%)", c.d > 0 ? "+" : "", d);
 	}
-	if (!isnan(c.dlo)) {
-		fmt_num(lo, sizeof(lo), c.dlo);
-		fmt_num(hi, sizeof(hi), c.dhi);
-		sb_printf(b, " [%s, %s]", lo, hi);
+	if (c.v.kind != VERDICT_NONE) {
+		sb_putc(b, ' ');
+		verdict_text(&c, run_time_unit(ra), b);
 	}
-	sb_printf(b, " %s", verdict_text[c.v]);
 }
 
 static void add_key(struct key **keys, size_t *n, const struct row *w, int run)
@@ -234,8 +257,7 @@ static void metric_table(struct doc *d, struct sbuf *csv, struct run *runs, int 
 	doc_table_start(d, cols, ncols);
 	for (size_t k = 0; k < nkeys; k++) {
 		const struct key *key = &keys[k];
-		bool is_p50 = (!strcmp(key->bench, "latency") || !strcmp(key->bench, "latency_task")) &&
-			      !strcmp(key->metric, M_P50);
+		bool is_p50 = is_latency_p50(key);
 
 		if (is_p50 != latency_medians || is_ci_metric(key->metric))
 			continue;
@@ -271,13 +293,13 @@ static void metric_table(struct doc *d, struct sbuf *csv, struct run *runs, int 
 				sb_printf(csv, "%.9g,%.9g,%.9g,", cm.a, cm.b, cm.d);
 			else
 				sb_puts(csv, ",,,");
-			if (!isnan(cm.dlo))
-				sb_printf(csv, "%.9g,%.9g,", cm.dlo, cm.dhi);
+			if (cm.v.kind != VERDICT_NONE)
+				sb_printf(csv, "%.9g,%.9g,", cm.v.lo, cm.v.hi);
 			else
 				sb_puts(csv, ",,");
-			sb_printf(csv, "%s\n", !cm.have ? "" : cm.v == V_OVERLAP ? "overlap"
-						   : cm.v == V_HIGHER ? "higher"
-						   : cm.v == V_LOWER ? "lower" : "no-ci");
+			sb_printf(csv, "%s\n", !cm.have ? "" : cm.v.kind == VERDICT_SAME ? "same"
+						   : cm.v.kind == VERDICT_HIGHER ? "higher"
+						   : cm.v.kind == VERDICT_LOWER ? "lower" : "not-tested");
 		}
 		doc_row_end(d);
 	}
@@ -312,7 +334,7 @@ static size_t latency_figure_data(struct run *runs, int n, const struct key *key
 			const struct row *w = find_key(&runs[i], key, NULL);
 			struct sbuf label = { 0 };
 
-			if (!c.have || isnan(c.dlo) || c.a == 0)
+			if (!c.have || c.v.kind == VERDICT_NONE || c.a == 0)
 				continue;
 			sb_printf(&label, "%s%s %s %s %s", strcmp(key->bench, "latency") ? "task " : "",
 				  key->policy, w ? w->f[COL_NODES] : "", key->pagesize, key->scenario);
@@ -322,8 +344,9 @@ static size_t latency_figure_data(struct run *runs, int n, const struct key *key
 			for (const char *q = label.s; *q; q++)
 				sb_putc(dat, *q == '"' ? '\'' : *q);
 			sb_printf(dat, "\" %.6g %.6g %.6g %lu\n", 100 * c.d / fabs(c.a),
-				  100 * c.dlo / fabs(c.a), 100 * c.dhi / fabs(c.a),
-				  c.v == V_HIGHER ? 0xc0392bUL : c.v == V_LOWER ? 0x1e8449UL : 0x7f8c8dUL);
+				  100 * c.v.lo / fabs(c.a), 100 * c.v.hi / fabs(c.a),
+				  c.v.kind == VERDICT_HIGHER ? 0xc0392bUL
+				  : c.v.kind == VERDICT_LOWER ? 0x1e8449UL : 0x7f8c8dUL);
 			sb_free(&label);
 			rows++;
 		}
@@ -568,7 +591,14 @@ int compare_runs(char **dirs, int n, const char *outdir, const char *scripts)
 	}
 	sb_puts(&csv, "bench,policy,nodes,pagesize,scenario,metric,run,base_value,value,delta,"
 		      "delta_lo,delta_hi,verdict\n");
-	doc_heading(&d, 2, "latency", "Median fault latency (ns) with its interval");
+	{
+		char *t = xasprintf("Median fault latency (%s) with its interval",
+				    time_unit_words(run_time_unit(&runs[0])));
+
+		doc_heading(&d, 2, "latency", t);
+		free(t);
+		doc_para(&d, NULL, time_unit_includes(run_time_unit(&runs[0])));
+	}
 	metric_table(&d, &csv, runs, n, keys, nkeys, true);
 	doc_heading(&d, 2, "other", "Every other figure");
 	metric_table(&d, &csv, runs, n, keys, nkeys, false);

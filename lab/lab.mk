@@ -1,11 +1,16 @@
 # Host-side C: labtool and its unit tests.
-LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c
+# bench/stats.c: the order-statistic medians the guest uses, for the verdicts
+# over boots (lab/verdict.c); listed twice for the unit tests, $^ keeps one.
+LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # Other directories add C sources that the unit tests must also link.
 UNIT_EXTRA_SRCS ?=
 
 host: $(B)/host/labtool
+
+$(B)/host/lab/verdict.o $(B)/san/lab/verdict.o $(B)/host/lab/report_run.o $(B)/san/lab/report_run.o \
+$(B)/san/tests/unit/test_verdict.o: HOST_CFLAGS += -Ibench
 
 $(B)/host/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -247,34 +247,114 @@ static const char *case_outcome(struct run *r, const char *bench, const char *po
 void lat_cell_get(struct run *r, const char *bench, const char *policy, const char *nodes,
 		  const char *ps, const char *sc, struct lat_cell *c)
 {
-	c->p50 = numval(run_find(r, bench, policy, nodes, ps, sc, M_P50));
+	const struct row *p50 = run_find(r, bench, policy, nodes, ps, sc, M_P50);
+	const struct over_boots *o = p50 && p50->numeric ? p50->over : NULL;
+
+	c->p50_row = o ? p50 : NULL;
+	c->p50 = numval(p50);
 	c->p99 = numval(run_find(r, bench, policy, nodes, ps, sc, M_P99));
-	c->lo = numval(run_find(r, bench, policy, nodes, ps, sc, M_CI_LO));
-	c->hi = numval(run_find(r, bench, policy, nodes, ps, sc, M_CI_HI));
-	c->cov = numval(run_find(r, bench, policy, nodes, ps, sc, M_CI_COV));
-	c->reps = numval(run_find(r, bench, policy, nodes, ps, sc, M_REPS));
+	c->lo = o ? o->lo : NAN;
+	c->hi = o ? o->hi : NAN;
+	c->cov = o ? o->cov : NAN;
+	c->boots = o ? (double)o->n : NAN;
 	c->count = numval(run_find(r, bench, policy, nodes, ps, sc, M_COUNT));
 	c->outcome = case_outcome(r, bench, policy, nodes, ps, sc);
 	c->mib_before = numval(run_find(r, bench, policy, nodes, ps, sc, "mib_before_outcome"));
 }
 
-void interval_words(double cov, double reps, struct sbuf *b)
+void interval_words(double cov, double boots, struct sbuf *b)
 {
 	char c[32], n[32];
 
-	if (!isnan(cov) && cov >= 0.95) {
-		fmt_num(c, sizeof(c), 100 * cov);
-		sb_printf(b, "%s%% CI", c);
+	fmt_num(n, sizeof(n), boots);
+	fmt_num(c, sizeof(c), 100 * cov);
+	if (isnan(boots)) {
+		sb_puts(b, "interval of the median over boots");
 		return;
 	}
-	fmt_num(n, sizeof(n), reps);
-	fmt_num(c, sizeof(c), 100 * cov);
-	if (isnan(reps))
-		sb_puts(b, "interval of the per-repetition medians");
-	else
-		sb_printf(b, "range of %s repetitions", n);
+	if (boots == 1) {
+		sb_puts(b, "one boot: no interval over boots");
+		return;
+	}
+	if (!isnan(cov) && cov >= 0.95) {
+		sb_printf(b, "%s%% interval of the median over %s boots (order statistics)", c, n);
+		return;
+	}
+	sb_printf(b, "range of %s boots", n);
 	if (!isnan(cov))
 		sb_printf(b, ", coverage %s%%", c);
+}
+
+double aa_spread(struct run *r, const char *ps, const char *sc)
+{
+	double spread = NAN;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct row *w = &r->rows[i];
+
+		if (!is_ok(w) || strcmp(w->f[COL_BENCH], "latency_aa") || strcmp(w->f[COL_METRIC], M_P50) ||
+		    strcmp(w->f[COL_PAGESIZE], ps) || strcmp(w->f[COL_SCENARIO], sc) || !w->over)
+			continue;
+		struct row *base = run_find(r, "latency", w->f[COL_POLICY], w->f[COL_NODES], ps, sc,
+					    M_P50);
+		size_t n = w->over->n;
+		double *va = xcalloc(n, sizeof(double)), *vb = xcalloc(n, sizeof(double));
+
+		w->used = true;
+		n = over_pair(base, w, va, vb);
+		for (size_t k = 0; k < n; k++)
+			if (isnan(spread) || fabs(vb[k] - va[k]) > spread)
+				spread = fabs(vb[k] - va[k]);
+		free(va);
+		free(vb);
+	}
+	return spread;
+}
+
+struct verdict lat_verdict(struct run *r, const struct lat_cell *a, const struct lat_cell *b,
+			   const char *ps, const char *sc)
+{
+	struct verdict v = { VERDICT_NONE, NAN, NAN, NAN, 0, false, 0 };
+	size_t n;
+
+	if (!a->p50_row || !b->p50_row)
+		return v;
+	n = a->p50_row->over->n;
+	double *va = xcalloc(n, sizeof(double)), *vb = xcalloc(n, sizeof(double));
+
+	n = over_pair(a->p50_row, b->p50_row, va, vb);
+	struct verdict_in in = { va, vb, n, n, true, !strcmp(run_time_unit(r), "insn"),
+				 aa_spread(r, ps, sc) };
+
+	v = verdict_decide(&in);
+	free(va);
+	free(vb);
+	return v;
+}
+
+void verdict_why(const struct verdict *v, size_t boots, const char *unit, struct sbuf *b)
+{
+	char lo[32], hi[32], c[32], d[32];
+
+	/* the size of the difference, whichever way it goes */
+	fmt_num(lo, sizeof(lo), v->diff < 0 ? -v->hi : v->lo);
+	fmt_num(hi, sizeof(hi), v->diff < 0 ? -v->lo : v->hi);
+	fmt_num(c, sizeof(c), 100 * v->coverage);
+	fmt_num(d, sizeof(d), fabs(v->diff));
+	if (v->kind == VERDICT_HIGHER || v->kind == VERDICT_LOWER) {
+		if (v->by_aa)
+			sb_printf(b, "by %s %s in every boot, at least the A/A spread (icount)", d, unit);
+		else
+			sb_printf(b, "by %s %s, %s%% interval over boots [%s, %s]", d, unit, c, lo, hi);
+	} else if (v->kind == VERDICT_SAME) {
+		sb_printf(b, "not distinguishable with %zu boot%s", boots, boots == 1 ? "" : "s");
+		if (v->boots_needed > VERDICT_MAX_BOOTS)
+			sb_printf(b, "; more than %d boots would be needed", VERDICT_MAX_BOOTS);
+		else if (v->boots_needed)
+			sb_printf(b, "; run --boots %zu", v->boots_needed);
+		else
+			sb_puts(b, ": the same in every boot");
+	}
 }
 
 struct fill_pt {
@@ -340,7 +420,7 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 				lat_cell_get(r, lat_benches[b].bench, p, n, h->lat_ps, h->lat_sc, &l->lat[b]);
 			else
 				l->lat[b] = (struct lat_cell){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NULL,
-							       NAN };
+							       NULL, NAN };
 		}
 		l->pref = h->have_fb ? frac_of(run_find(r, "fallback", p, n, h->fb_ps, h->fb_sc, M_PREF))
 				     : NAN;
@@ -508,13 +588,13 @@ static void bad_outcomes(struct run *r, const struct entry *en, struct sbuf *b)
 	}
 }
 
-static void lat_text(const struct lat_cell *c, struct sbuf *b)
+static void lat_text(const struct lat_cell *c, const char *unit, struct sbuf *b)
 {
 	char v[32], lo[32], hi[32];
 
 	fmt_num(v, sizeof(v), c->p50);
-	sb_printf(b, "%s ns", v);
-	if (!isnan(c->lo) && !isnan(c->hi)) {
+	sb_printf(b, "%s %s", v, unit);
+	if (!isnan(c->lo) && !isnan(c->hi) && c->boots > 1) {
 		fmt_num(lo, sizeof(lo), c->lo);
 		fmt_num(hi, sizeof(hi), c->hi);
 		sb_printf(b, " [%s, %s]", lo, hi);
@@ -639,7 +719,7 @@ latency:
 		ssize_t ref = -1;
 		const struct lat_cell *lc;
 		struct sbuf same = { 0 }, lower = { 0 }, higher = { 0 }, noci = { 0 }, iw = { 0 };
-		double mincov = NAN, reps = NAN;
+		double mincov = NAN, boots = NAN;
 
 		for (size_t i = 0; i < e->n && ref < 0; i++)
 			if (best[i] && !isnan(h->lines[i].lat[0].p50))
@@ -653,68 +733,78 @@ latency:
 			goto out;
 		}
 		lc = &h->lines[ref].lat[0];
+		const char *unit = run_time_unit(r);
+
 		sb_printf(b, "\nMedian fault latency (%s pages, scenario %s, policy set with %s) of %s: ",
 			  h->lat_ps, h->lat_sc, lat_benches[0].via, e->v[ref].label);
-		lat_text(lc, b);
+		lat_text(lc, unit, b);
 		sb_puts(b, ".");
+		/* every other policy against it, paired over the boots (lab/verdict.h) */
 		for (size_t i = 0; i < e->n; i++) {
 			const struct lat_cell *o = &h->lines[i].lat[0];
-			struct sbuf *dst;
+			struct sbuf *dst, why = { 0 };
 
 			if ((ssize_t)i == ref || isnan(o->p50))
 				continue;
-			if (isnan(lc->lo) || isnan(lc->hi) || isnan(o->lo) || isnan(o->hi))
-				dst = &noci;
-			else if (intervals_overlap(lc->lo, lc->hi, o->lo, o->hi))
-				dst = &same;
-			else
-				dst = o->p50 > lc->p50 ? &lower : &higher;
+			struct verdict v = lat_verdict(r, lc, o, h->lat_ps, h->lat_sc);
+
+			dst = v.kind == VERDICT_NONE ? &noci : v.kind == VERDICT_SAME ? &same
+			      : v.kind == VERDICT_HIGHER ? &lower : &higher;
 			if (!isnan(o->cov) && (isnan(mincov) || o->cov < mincov))
 				mincov = o->cov;
-			if (!isnan(o->reps) && (isnan(reps) || o->reps < reps))
-				reps = o->reps;
-			sb_printf(dst, "%s%s (", dst->len ? ", " : "", e->v[i].label);
-			lat_text(o, dst);
+			if (!isnan(o->boots) && (isnan(boots) || o->boots < boots))
+				boots = o->boots;
+			sb_printf(dst, "%s%s (", dst->len ? "; " : "", e->v[i].label);
+			lat_text(o, unit, dst);
+			verdict_why(&v, (size_t)(isnan(o->boots) ? 0 : o->boots), unit, &why);
+			if (why.len)
+				sb_printf(dst, ", %s", why.s);
 			sb_puts(dst, ")");
+			sb_free(&why);
 		}
 		if (!isnan(lc->cov) && (isnan(mincov) || lc->cov < mincov))
 			mincov = lc->cov;
-		if (!isnan(lc->reps) && (isnan(reps) || lc->reps < reps))
-			reps = lc->reps;
-		bool weak = isnan(mincov) || mincov < 0.95;
-
+		if (!isnan(lc->boots) && (isnan(boots) || lc->boots < boots))
+			boots = lc->boots;
 		if (same.len)
-			sb_printf(b, " It cannot be told apart from %s: the intervals overlap, so no "
-				     "difference is claimed.", same.s);
+			sb_printf(b, " It cannot be told apart from %s.", same.s);
 		if (lower.len)
-			sb_printf(b, " It is lower than %s%s.", lower.s,
-				  weak ? " (the intervals do not overlap)" : " (the 95% CIs do not overlap)");
+			sb_printf(b, " It is lower than %s.", lower.s);
 		if (higher.len)
-			sb_printf(b, " It is higher than %s%s.", higher.s,
-				  weak ? " (the intervals do not overlap)" : " (the 95% CIs do not overlap)");
+			sb_printf(b, " It is higher than %s.", higher.s);
 		if (noci.len)
-			sb_printf(b, " No interval was recorded for %s, so no difference is claimed "
-				     "there.", noci.s);
-		interval_words(mincov, reps, &iw);
-		sb_printf(b, "\n**How sure:** each interval is the %s", iw.s ? iw.s : "");
-		if (weak)
-			sb_puts(b, " — it holds the true median less often than a 95% interval would, so "
-				   "disjoint intervals are a hint, not a proof; run the full profile "
-				   "(11 repetitions) for 95% intervals");
+			sb_printf(b, " %s has no value in the same boots, so nothing is claimed there.",
+				  noci.s);
+		interval_words(mincov, boots, &iw);
+		if (boots == 1)
+			sb_printf(b, "\n**How sure:** each figure comes from one boot: there is no "
+				     "interval over boots. ");
+		else
+			sb_printf(b, "\n**How sure:** each figure is the median over boots, its bracket "
+				     "the %s. ", iw.s ? iw.s : "");
+		sb_printf(b, "A difference is claimed only where the interval of the per-boot "
+			     "differences has at least 95%% coverage and excludes 0 (%zu boots or "
+			     "more)", verdict_min_boots(true));
+		if (!strcmp(unit, "insn"))
+			sb_puts(b, ", or, the clock being icount, where every boot differs the same way "
+				   "by at least the A/A pair's spread (the same case twice in one boot)");
 		sb_puts(b, ".");
 		{
-			struct strlist boots = { 0 };
+			char aa[32];
+			double sp = aa_spread(r, h->lat_ps, h->lat_sc);
 
-			for (size_t i = 0; i < r->nrows; i++)
-				if (is_ok(&r->rows[i]))
-					sl_add(&boots, r->rows[i].f[COL_BOOT_ID]);
-			if (boots.n == 1)
+			fmt_num(aa, sizeof(aa), sp);
+			if (!isnan(sp))
+				sb_printf(b, " A/A spread here: %s %s.", aa, unit);
+			if (r->nboots == 1)
 				sb_puts(b, " All figures come from one boot.");
-			sl_free(&boots);
 		}
 		const char *acc = run_meta(r, "accelerator", NULL);
 
-		if (!acc || !strcmp(acc, "tcg"))
+		if (!strcmp(unit, "insn"))
+			sb_puts(b, " These are guest instruction counts (--clock icount, TCG): they rank "
+				   "kernel paths by length, not by speed.");
+		else if (!acc || !strcmp(acc, "tcg"))
 			sb_puts(b, " These are emulation (TCG) timings: they rank policies within this "
 				   "run, they are not hardware latencies.");
 		sb_free(&same);
@@ -799,18 +889,22 @@ static int make_figure(struct plotctx *c, const char *kind, const char *want_nam
 		goto out;
 	}
 	if (!c->no_plots) {
-		char *argv[16] = { "gnuplot", "-c", scr, dat, out, title };
-		int n = 6;
+		/* every script labels its time axis with this (ns when unset) */
+		char *unit = xasprintf("timeunit=\"%s\"", time_unit_words(run_time_unit(c->r)));
+		char *argv[18] = { "gnuplot", "-e", unit, "-c", scr, dat, out, title };
+		int n = 8;
 		char *log = xasprintf("%s/data/%s.log", c->tmpdir, name);
 
-		for (int i = 0; extra && extra[i] && n < 15; i++)
+		for (int i = 0; extra && extra[i] && n < 17; i++)
 			argv[n++] = (char *)extra[i];
 		argv[n] = NULL;
 		if (run_gnuplot(argv, log, "labtool") < 0) {
 			free(log);
+			free(unit);
 			goto out;
 		}
 		free(log);
+		free(unit);
 		for (int k = 0; k < 2; k++) {
 			char *p = xasprintf("%s.%s", out, k ? "png" : "svg");
 			struct stat sb;
@@ -864,7 +958,8 @@ static size_t cdf_data(struct plotctx *c, const char *bench, const char *ps, con
 	size_t blocks = 0;
 
 	sb_printf(d, "# fault-latency CDF per policy from boots/*.hist, bench %s, %s pages, "
-		     "scenario %s: ns, %% of faults in buckets up to this lower bound\n", bench, ps, sc);
+		     "scenario %s: %s, %% of faults in buckets up to this lower bound\n", bench, ps, sc,
+		  run_time_unit(c->r));
 	for (size_t i = 0; i < c->e->n; i++) {
 		double *lo = NULL, *cnt = NULL, total = 0, cum = 0;
 		size_t n = 0, reps = 0;
@@ -959,9 +1054,12 @@ static int fig_latency_case(struct plotctx *c, int b, const char *ps, const char
 		sb_putc(&d, '\n');
 	}
 	/* median with the interval of the per-repetition medians, one line per policy */
-	double cov = NAN, reps = NAN;
+	double cov = NAN, boots = NAN;
 
-	sb_puts(&ci, "# policy p50 p50_ci95_low p50_ci95_high\n");
+	size_t maxboots = 0;
+
+	sb_puts(&ci, "# policy p50 lo hi v1..vN: the median over boots, its interval over boots, "
+		     "each boot's p50 (boot order)\n");
 	for (size_t i = 0; i < c->e->n; i++) {
 		struct lat_cell lc;
 
@@ -970,13 +1068,21 @@ static int fig_latency_case(struct plotctx *c, int b, const char *ps, const char
 			continue;
 		dat_str(&ci, c->e->v[i].label);
 		dat_num(&ci, lc.p50);
-		dat_num(&ci, lc.lo);
-		dat_num(&ci, lc.hi);
+		dat_num(&ci, lc.boots > 1 ? lc.lo : NAN);
+		dat_num(&ci, lc.boots > 1 ? lc.hi : NAN);
+		if (lc.p50_row) {
+			const struct over_boots *o = lc.p50_row->over;
+
+			for (size_t k = 0; k < o->n; k++)
+				dat_num(&ci, o->v[k]);
+			if (o->n > maxboots)
+				maxboots = o->n;
+		}
 		sb_putc(&ci, '\n');
 		if (!isnan(lc.cov) && (isnan(cov) || lc.cov < cov))
 			cov = lc.cov;
-		if (!isnan(lc.reps) && (isnan(reps) || lc.reps < reps))
-			reps = lc.reps;
+		if (!isnan(lc.boots) && (isnan(boots) || lc.boots < boots))
+			boots = lc.boots;
 		nci++;
 	}
 	ncdf = cdf_data(c, bench, ps, sc, &cdf);
@@ -1017,15 +1123,20 @@ static int fig_latency_case(struct plotctx *c, int b, const char *ps, const char
 	if (nci && !rc) {
 		struct sbuf iw = { 0 };
 
-		interval_words(cov, reps, &iw);
+		interval_words(cov, boots, &iw);
 		char *name = xasprintf("%s-median-%s-%s", lat_slug(b), ps, sc);
 		char *what = xasprintf("Median fault latency, %s pages, scenario %s, policy via %s", ps,
 				       sc, via);
-		char *cap = xasprintf("Median page-fault latency per policy (%s pages, scenario %s, "
-				      "policy set with %s) with its interval (%s); where two "
-				      "intervals overlap no difference is claimed.", ps, sc, via, iw.s);
-		char *key = xasprintf("p50, bars: %s", iw.s);
-		const char *extra[] = { key, NULL };
+		char *cap = xasprintf("Median over boots of each boot's page-fault p50 per policy (%s "
+				      "pages, scenario %s, policy set with %s), the bar its interval "
+				      "(%s), the open circles each boot's own p50. A difference is "
+				      "claimed only by the rule in the recommendation, never from "
+				      "the bars alone.", ps, sc, via, iw.s);
+		char *key = xasprintf("median over boots, bars: %s", iw.s);
+		char nb[24];
+		const char *extra[] = { key, nb, NULL };
+
+		snprintf(nb, sizeof(nb), "%zu", maxboots);
 
 		rc = make_figure(c, "latency-median", name, what, cap, "latency_ci.gp", &ci, extra);
 		free(name);

@@ -61,13 +61,41 @@ enum row_col {
 
 extern const char *const row_col_names[NR_ROW_COLS];
 
+/*
+ * One figure over the ok boots of a run: boots are the replicate, so what
+ * the report and compare show is the median over boots, with the
+ * order-statistic interval of that median (bench/stats.h: [min, max] up to
+ * 5 boots, coverage 1 - 2^(1-n); a 95 % interval from 6 boots).
+ */
+struct over_boots {
+	size_t n;		/* boots with the figure */
+	double *v;		/* their values in boot order; NULL when a word */
+	const char **boot;	/* their boot ids, in boot order */
+	double lo, hi, cov;	/* interval of the median over boots (cov 0 for one boot) */
+	char value[40], label[48];	/* the median as text; "1" or "median of 3 boots" */
+};
+
 struct row {
 	const char *f[NR_ROW_COLS];
 	double num;	/* value as a number; NAN when it is a word */
 	bool numeric;
 	bool used;	/* shown in a headline table or a figure */
 	unsigned line;
+	struct over_boots *over;	/* run.rows: the boots behind the figure (ok boots) */
+	struct row *agg;		/* run.boot_rows: the figure this row went into */
 };
+
+struct run;
+/*
+ * run.rows from run.boot_rows (run_load does it): the k-th row of a key in
+ * one ok boot goes with the k-th of that key in every other; the figure is
+ * their median.  run_aggregate_free() undoes it (run.boot_rows stay).
+ */
+void run_aggregate(struct run *r);
+void run_aggregate_free(struct run *r);
+
+/* The values of the boots two figures share, aligned by boot id; returns how many. */
+size_t over_pair(const struct row *a, const struct row *b, double *va, double *vb);
 
 struct tap {
 	char *boot, *text, *directive;	/* directive: "SKIP reason" or "" */
@@ -91,8 +119,15 @@ void hist_free(struct hist *h);
 struct run {
 	char *dir, *name;
 	struct csv summary_csv, topo_csv;
+	/*
+	 * rows: one per figure, the median over the ok boots (row.over); the
+	 * rows of failed boots as they are.  boot_rows: summary.csv as it is.
+	 */
 	struct row *rows;
 	size_t nrows;
+	struct row *boot_rows;
+	size_t nboot_rows;
+	size_t nboots;		/* ok boots with rows */
 	bool have_topo, have_meta;
 	struct kvlist meta;
 	struct tap *taps;
@@ -114,7 +149,18 @@ void run_free(struct run *r);
 const char *run_meta(const struct run *r, ...);
 
 /*
- * First ok-boot row matching; NULL fields match anything.  Marks it used.
+ * What the run's timings count: "insn" (--clock icount: guest instructions)
+ * or "ns": meta.json's time_unit, else the unit of its latency rows, else "ns".
+ */
+const char *run_time_unit(const struct run *r);
+/* The unit spelled out for headings and axes: "guest instructions" or "ns". */
+const char *time_unit_words(const char *unit);
+/* One sentence on what a fault-latency figure of this unit includes. */
+const char *time_unit_includes(const char *unit);
+
+/*
+ * The first matching figure of the ok boots (the median over boots); NULL
+ * fields match anything.  Marks it used.
  */
 struct row *run_find(struct run *r, const char *bench, const char *policy,
 		     const char *nodes, const char *pagesize, const char *scenario,
@@ -151,7 +197,7 @@ const char *row_outcome(const struct row *w);
 /* Runs argv (no shell) with stdout/stderr to logpath; 0 if it exited 0. */
 int run_program(char *const argv[], const char *logpath);
 /*
- * Runs gnuplot's argv (argv[2] the script, argv[3] the data) via
+ * Runs gnuplot's argv (the script and the data after "-c") via
  * run_program(); on failure names both and the cause, prefixed "WHO: ", and
  * copies gnuplot's log to stderr.  0 or -1.
  */

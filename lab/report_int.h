@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "report.h"
+#include "verdict.h"
 
 struct strlist {
 	const char **v;
@@ -47,17 +48,32 @@ extern const struct lat_bench lat_benches[NR_LAT_BENCHES];
 #define M_FILL "step_preferred_frac"
 #define M_PREF "preferred_frac"
 
-/* A latency case: pooled percentiles and the interval of the per-rep medians. */
+/*
+ * A latency case: the median over boots of each boot's pooled p50 (and p99),
+ * with the interval of that median over boots (struct over_boots).
+ */
 struct lat_cell {
-	double p50, lo, hi, cov, reps, p99, count;	/* NAN when absent */
+	double p50, lo, hi, cov, boots, p99, count;	/* NAN when absent */
+	const struct row *p50_row;			/* its boots' values */
 	const char *outcome;				/* "completed", ..., or NULL */
 	double mib_before;				/* MiB before a bad outcome */
 };
 
 void lat_cell_get(struct run *r, const char *bench, const char *policy, const char *nodes,
 		  const char *ps, const char *sc, struct lat_cell *c);
-/* "95% CI" or "range of 2 reps, coverage 50%" */
-void interval_words(double cov, double reps, struct sbuf *b);
+/* "96.9% interval over 6 boots" or "range of 2 boots, coverage 50%" */
+void interval_words(double cov, double boots, struct sbuf *b);
+/*
+ * The spread of the A/A pair of a condition (bench latency_aa: a case run
+ * twice in each boot): the largest |p50 - p50'| over boots, NAN when the run
+ * has none.  Marks its rows used.
+ */
+double aa_spread(struct run *r, const char *ps, const char *sc);
+/* "higher", "lower" or "not distinguishable ..." of B against A, paired over boots. */
+struct verdict lat_verdict(struct run *r, const struct lat_cell *a, const struct lat_cell *b,
+			   const char *ps, const char *sc);
+/* " (why)" for a verdict: its interval and coverage, or the boots that would settle it. */
+void verdict_why(const struct verdict *v, size_t boots, const char *unit, struct sbuf *b);
 
 struct headline_line {
 	struct lat_cell lat[NR_LAT_BENCHES];	/* at the headline condition */

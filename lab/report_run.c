@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "report_int.h"
+#include "stats.h"
 
 const char *const row_col_names[NR_ROW_COLS] = {
 	"topology", "bench", "policy", "nodes", "pagesize", "scenario",
@@ -83,11 +84,11 @@ static int load_summary(struct run *r, const char *path)
 			return -1;
 		}
 	}
-	r->nrows = r->summary_csv.nrows;
-	r->rows = xcalloc(r->nrows, sizeof(*r->rows));
-	for (size_t i = 0; i < r->nrows; i++) {
+	r->nboot_rows = r->summary_csv.nrows;
+	r->boot_rows = xcalloc(r->nboot_rows, sizeof(*r->boot_rows));
+	for (size_t i = 0; i < r->nboot_rows; i++) {
 		struct csv_row *cr = &r->summary_csv.rows[i];
-		struct row *row = &r->rows[i];
+		struct row *row = &r->boot_rows[i];
 
 		row->line = cr->line;
 		for (int k = 0; k < NR_ROW_COLS; k++) {
@@ -106,6 +107,223 @@ static int load_summary(struct run *r, const char *path)
 		}
 	}
 	return 0;
+}
+
+/* ---- boots as the replicate ---- */
+
+/* A string -> index map (open addressing, FNV-1a), for grouping rows. */
+struct strmap {
+	char **key;
+	size_t *val, cap, n;
+};
+
+static size_t fnv(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of @key: its value in *val when found (returns true). */
+static bool strmap_find(struct strmap *m, const char *key, size_t **val)
+{
+	if (m->n * 2 >= m->cap) {
+		struct strmap g = { xcalloc(m->cap ? 2 * m->cap : 1024, sizeof(char *)),
+				    xcalloc(m->cap ? 2 * m->cap : 1024, sizeof(size_t)),
+				    m->cap ? 2 * m->cap : 1024, m->n };
+
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->key[i]) {
+				size_t j = fnv(m->key[i]) & (g.cap - 1);
+
+				while (g.key[j])
+					j = (j + 1) & (g.cap - 1);
+				g.key[j] = m->key[i];
+				g.val[j] = m->val[i];
+			}
+		free(m->key);
+		free(m->val);
+		*m = g;
+	}
+	size_t j = fnv(key) & (m->cap - 1);
+
+	while (m->key[j] && strcmp(m->key[j], key))
+		j = (j + 1) & (m->cap - 1);
+	*val = &m->val[j];
+	if (m->key[j])
+		return true;
+	m->key[j] = xstrdup(key);
+	m->val[j] = 0;
+	m->n++;
+	return false;
+}
+
+static void strmap_free(struct strmap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->key[i]);
+	free(m->key);
+	free(m->val);
+}
+
+static int cmp_boot_id(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	char *ex, *ey;
+	long nx = strtol(x, &ex, 10), ny = strtol(y, &ey, 10);
+
+	if (!*ex && !*ey && nx != ny)
+		return nx < ny ? -1 : 1;
+	return strcmp(x, y);
+}
+
+static bool is_ok_row(const struct row *w)
+{
+	return !strcmp(w->f[COL_BOOT_STATUS], "ok");
+}
+
+/*
+ * run.rows from run.boot_rows: the k-th row of a key (topology, bench,
+ * policy, nodes, page size, scenario, metric, unit) in one ok boot goes with
+ * the k-th of that key in every other ok boot; the figure is their median
+ * (the first boot's word when a value is a word).
+ */
+void run_aggregate(struct run *r)
+{
+	struct strmap occ = { 0 }, groups = { 0 }, boots = { 0 };
+	size_t *gidx = xcalloc(r->nboot_rows ? r->nboot_rows : 1, sizeof(*gidx));
+	const char **boot_ids = NULL;
+	size_t nb = 0;
+	struct sbuf k = { 0 };
+
+	r->rows = xcalloc(r->nboot_rows ? r->nboot_rows : 1, sizeof(*r->rows));
+	r->nrows = 0;
+	for (size_t i = 0; i < r->nboot_rows; i++) {
+		struct row *w = &r->boot_rows[i];
+		size_t *slot;
+
+		if (!is_ok_row(w)) {
+			r->rows[r->nrows] = *w;
+			w->agg = &r->rows[r->nrows++];
+			continue;
+		}
+		if (!strmap_find(&boots, w->f[COL_BOOT_ID], &slot)) {
+			boot_ids = xrealloc(boot_ids, (nb + 1) * sizeof(*boot_ids));
+			boot_ids[nb++] = w->f[COL_BOOT_ID];
+		}
+		k.len = 0;
+		for (int c = COL_TOPOLOGY; c <= COL_UNIT; c++)
+			if (c != COL_VALUE)
+				sb_printf(&k, "%s\x1f", w->f[c]);
+		size_t base = k.len;
+
+		sb_puts(&k, w->f[COL_BOOT_ID]);
+		strmap_find(&occ, k.s, &slot);
+		size_t nth = (*slot)++;
+
+		k.len = base;
+		sb_printf(&k, "%zu", nth);
+		if (!strmap_find(&groups, k.s, &slot)) {
+			*slot = r->nrows;
+			r->rows[r->nrows] = *w;
+			r->rows[r->nrows].over = xcalloc(1, sizeof(struct over_boots));
+			r->nrows++;
+		}
+		gidx[i] = *slot;
+		struct over_boots *o = r->rows[*slot].over;
+
+		o->boot = xrealloc(o->boot, (o->n + 1) * sizeof(*o->boot));
+		o->boot[o->n++] = w->f[COL_BOOT_ID];
+		w->agg = &r->rows[*slot];
+	}
+	r->nboots = nb;
+	free(boot_ids);
+	/* each figure's values in boot order */
+	for (size_t g = 0; g < r->nrows; g++) {
+		struct row *a = &r->rows[g];
+		struct over_boots *o = a->over;
+		bool numeric = true, equal = true;
+
+		if (!o)
+			continue;
+		qsort(o->boot, o->n, sizeof(*o->boot), cmp_boot_id);
+		o->v = xcalloc(o->n, sizeof(*o->v));
+		for (size_t i = 0; i < r->nboot_rows; i++) {
+			struct row *w = &r->boot_rows[i];
+
+			if (w->agg != a)
+				continue;
+			numeric &= w->numeric;
+			equal &= !strcmp(w->f[COL_VALUE], a->f[COL_VALUE]);
+			for (size_t b = 0; b < o->n; b++)
+				if (o->boot[b] == w->f[COL_BOOT_ID] ||
+				    !strcmp(o->boot[b], w->f[COL_BOOT_ID])) {
+					o->v[b] = w->num;
+					break;
+				}
+		}
+		if (o->n == 1)
+			snprintf(o->label, sizeof(o->label), "%s", o->boot[0]);
+		else
+			snprintf(o->label, sizeof(o->label), "median of %zu boots", o->n);
+		a->f[COL_BOOT_ID] = o->label;
+		if (!numeric) {
+			free(o->v);
+			o->v = NULL;
+			o->lo = o->hi = o->cov = NAN;
+			continue;
+		}
+		double *s = xcalloc(o->n, sizeof(*s));
+		struct median_ci ci = stats_median_ci_ranks(o->n, 0.95);
+
+		memcpy(s, o->v, o->n * sizeof(*s));
+		a->num = stats_median(s, o->n);
+		o->lo = s[ci.lo_rank - 1];
+		o->hi = s[ci.hi_rank - 1];
+		o->cov = ci.coverage;
+		free(s);
+		/* the file's own text when every boot agrees, else the median */
+		if (!equal) {
+			snprintf(o->value, sizeof(o->value), "%.9g", a->num);
+			a->f[COL_VALUE] = o->value;
+		}
+	}
+	free(gidx);
+	sb_free(&k);
+	strmap_free(&occ);
+	strmap_free(&groups);
+	strmap_free(&boots);
+}
+
+void run_aggregate_free(struct run *r)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].over) {
+			free(r->rows[i].over->v);
+			free(r->rows[i].over->boot);
+			free(r->rows[i].over);
+		}
+	free(r->rows);
+	r->rows = NULL;
+	r->nrows = 0;
+}
+
+size_t over_pair(const struct row *a, const struct row *b, double *va, double *vb)
+{
+	size_t n = 0;
+
+	if (!a || !b || !a->over || !b->over || !a->over->v || !b->over->v)
+		return 0;
+	for (size_t i = 0; i < a->over->n; i++)
+		for (size_t j = 0; j < b->over->n; j++)
+			if (!strcmp(a->over->boot[i], b->over->boot[j])) {
+				va[n] = a->over->v[i];
+				vb[n++] = b->over->v[j];
+				break;
+			}
+	return n;
 }
 
 static int load_meta(struct run *r, const char *path)
@@ -593,6 +811,7 @@ int run_load(const char *dir, struct run *r)
 	free(p);
 	if (rc < 0)
 		goto fail;
+	run_aggregate(r);
 	p = xasprintf("%s/guest-topology.csv", r->dir);
 	rc = load_csv(p, &r->topo_csv, true, &present);
 	free(p);
@@ -634,7 +853,8 @@ void run_free(struct run *r)
 		hist_free(&r->hists[i]);
 	free(r->hists);
 	kv_free(&r->derived);
-	free(r->rows);
+	run_aggregate_free(r);
+	free(r->boot_rows);
 	free(r->dir);
 	free(r->name);
 	*r = (struct run){ 0 };
@@ -653,6 +873,39 @@ const char *run_meta(const struct run *r, ...)
 	}
 	va_end(ap);
 	return v && *v ? v : NULL;
+}
+
+const char *run_time_unit(const struct run *r)
+{
+	const char *u = run_meta(r, "time_unit", NULL);
+
+	if (u)
+		return !strcmp(u, "insn") ? "insn" : "ns";
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!strncmp(r->rows[i].f[COL_BENCH], "latency", 7) &&
+		    !strcmp(r->rows[i].f[COL_METRIC], "p50"))
+			return !strcmp(r->rows[i].f[COL_UNIT], "insn") ? "insn" : "ns";
+	return "ns";
+}
+
+const char *time_unit_words(const char *unit)
+{
+	return !strcmp(unit, "insn") ? "guest instructions" : "ns";
+}
+
+const char *time_unit_includes(const char *unit)
+{
+	if (!strcmp(unit, "insn"))
+		return "Timings are counted in guest instructions (QEMU -icount shift=0: the guest "
+		       "clock advances one nanosecond per instruction), the same in every boot: a "
+		       "fault's figure is the instructions retired between the two clock reads around "
+		       "the first write to a page, i.e. the fault path, the page's zeroing (one "
+		       "instruction per byte for rep stosb) and the clock reads themselves "
+		       "(clock_overhead); they rank kernel paths by length, not by speed.";
+	return "Timings are host nanoseconds of an emulated guest (TCG): the fault path, the "
+	       "page's zeroing and the clock reads, at the speed of the emulator and of whatever "
+	       "else the host ran; they rank policies within a run, they are not hardware "
+	       "latencies.";
 }
 
 static bool match(const char *want, const char *have)

@@ -270,13 +270,15 @@ int run_program(char *const argv[], const char *logpath)
 
 int run_gnuplot(char *const argv[], const char *logpath, const char *who)
 {
-	int st = run_program(argv, logpath);
+	int st = run_program(argv, logpath), c = 1;
 	char *text;
 	size_t len;
 
 	if (st == 0)
 		return 0;
-	fprintf(stderr, "%s: gnuplot %s on %s failed (%s %d)\n", who, argv[2], argv[3],
+	while (argv[c] && argv[c + 1] && argv[c + 2] && strcmp(argv[c], "-c"))
+		c++;
+	fprintf(stderr, "%s: gnuplot %s on %s failed (%s %d)\n", who, argv[c + 1], argv[c + 2],
 		st < 0 ? "cannot start," : "exit", st < 0 ? errno : st);
 	if (st == 127)
 		fprintf(stderr, "%s: is gnuplot installed? (apt-get install gnuplot-nox)\n", who);
@@ -342,8 +344,8 @@ bool policy_is_reference(const char *policy)
 
 bool bench_is_micro(const char *bench)
 {
-	static const char *const micro[] = { "latency", "latency_task", "fallback", "oom", "model",
-					     "checks", "fallback-order", "check", NULL };
+	static const char *const micro[] = { "latency", "latency_task", "latency_aa", "fallback",
+					     "oom", "model", "checks", "fallback-order", "check", NULL };
 
 	for (int i = 0; micro[i]; i++)
 		if (!strcmp(bench, micro[i]))

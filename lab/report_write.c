@@ -192,6 +192,10 @@ static void lat_cell_text(const struct lat_cell *c, bool with_cov, struct sbuf *
 		return;
 	}
 	fmt_num(a, sizeof(a), c->p50);
+	if (c->boots == 1) {
+		sb_printf(s, "%s [1 boot]", a);
+		return;
+	}
 	if (!isnan(c->lo) && !isnan(c->hi)) {
 		fmt_num(b, sizeof(b), c->lo);
 		fmt_num(d, sizeof(d), c->hi);
@@ -208,7 +212,7 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 			 const struct headline *h)
 {
 	bool have_model = false, same_cov = true;
-	double cov = NAN, reps = NAN;
+	double cov = NAN, boots = NAN;
 	char *c1, *c2, *c3, *c4;
 	const char *cols[9];
 	size_t nc = 0;
@@ -226,18 +230,21 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 		for (int b = 0; b < NR_LAT_BENCHES; b++) {
 			if (isnan(l->lat[b].p50))
 				continue;
-			if (!isnan(cov) && (l->lat[b].cov != cov || l->lat[b].reps != reps))
+			if (!isnan(cov) && (l->lat[b].cov != cov || l->lat[b].boots != boots))
 				same_cov = false;
 			cov = l->lat[b].cov;
-			reps = l->lat[b].reps;
+			boots = l->lat[b].boots;
 		}
 	}
-	c1 = h->have_lat ? xasprintf("p50 fault latency, ns [interval], %s (%s, %s)",
+	const char *tu = time_unit_words(run_time_unit(r));
+
+	c1 = h->have_lat ? xasprintf("p50 fault latency, %s [interval], %s (%s, %s)", tu,
 				     lat_benches[0].via, h->lat_ps, h->lat_sc)
-			 : xstrdup("p50 fault latency, ns");
-	c2 = h->have_lat ? xasprintf("p50, ns [interval], %s", lat_benches[1].via)
-			 : xstrdup("p50, ns, set_mempolicy()");
-	c3 = h->have_lat ? xasprintf("p99, ns, %s", lat_benches[0].via) : xstrdup("p99, ns");
+			 : xasprintf("p50 fault latency, %s", tu);
+	c2 = h->have_lat ? xasprintf("p50, %s [interval], %s", tu, lat_benches[1].via)
+			 : xasprintf("p50, %s, set_mempolicy()", tu);
+	c3 = h->have_lat ? xasprintf("p99, %s, %s", tu, lat_benches[0].via)
+			 : xasprintf("p99, %s", tu);
 	c4 = h->have_fb ? xasprintf("on preferred nodes, %% (%s, %s)", h->fb_ps, h->fb_sc)
 			: xstrdup("on preferred nodes, %");
 	cols[nc++] = "policy";
@@ -289,14 +296,21 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 		struct sbuf note = { 0 }, iw = { 0 };
 		char st[32];
 
-		if (h->have_lat && same_cov && !isnan(cov)) {
-			interval_words(cov, reps, &iw);
-			sb_printf(&note, "Latency brackets [low, high] are p50_ci95_low and p50_ci95_high, "
-					 "the interval of the per-repetition medians: %s%s. ", iw.s,
-				  cov < 0.95 ? " — not a 95% interval" : "");
+		if (h->have_lat && same_cov && boots == 1) {
+			sb_printf(&note, "Latencies come from one boot: there is no interval over boots and "
+					 "no difference is claimed (run --boots %zu for 95%% intervals). The "
+					 "interval of that boot's repetitions (p50_ci95_low, p50_ci95_high) is "
+					 "under \"All figures\". ", verdict_min_boots(true));
+		} else if (h->have_lat && same_cov && !isnan(cov)) {
+			interval_words(cov, boots, &iw);
+			sb_printf(&note, "Latencies are the median over boots of each boot's p50; the "
+					 "brackets [low, high] are the %s%s. Each boot's own values and the "
+					 "interval of its repetitions (p50_ci95_low, p50_ci95_high) are under "
+					 "\"All figures\". ", iw.s,
+				  boots > 1 && cov < 0.95 ? " — not a 95% interval" : "");
 		} else if (h->have_lat)
-			sb_puts(&note, "Latency brackets: the interval of the per-repetition medians, "
-				       "with its coverage (cov). ");
+			sb_puts(&note, "Latencies are the median over boots of each boot's p50; brackets: "
+				       "the interval of that median over boots, with its coverage (cov). ");
 		sb_puts(&note, "\"On preferred nodes\" is bench fallback's preferred_frac: the share of "
 			       "the pages that landed on the policy's preferred (or bound) nodes. ");
 		if (h->have_fill) {
@@ -357,7 +371,12 @@ static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 			continue;
 		}
 		if (!heading) {
-			doc_heading(d, 2, "latency", "Fault latency by condition (ns)");
+			char *ht = xasprintf("Fault latency by condition (%s)",
+					     time_unit_words(run_time_unit(r)));
+
+			doc_heading(d, 2, "latency", ht);
+			free(ht);
+			doc_para(d, NULL, time_unit_includes(run_time_unit(r)));
 			heading = true;
 		}
 		char *t = xasprintf("Bench %s: policy set with %s", bench, lat_benches[b].via);
@@ -866,6 +885,12 @@ static void sec_boot_problems(struct doc *d, struct run *r)
 	sl_free(&boots);
 }
 
+/* A row of summary.csv is shown when it, or the figure over boots it is part of, is. */
+static bool row_shown(const struct row *w)
+{
+	return w->used || (w->agg && w->agg->used);
+}
+
 static void all_rows_table(struct doc *d, struct run *r)
 {
 	static const char *const cols[] = { "bench", "policy", "nodes", "page size", "scenario",
@@ -876,21 +901,22 @@ static void all_rows_table(struct doc *d, struct run *r)
 	size_t unused = 0;
 	struct doc only_html = { 0 }, only_md = { 0 };
 
-	for (size_t i = 0; i < r->nrows; i++)
-		unused += !r->rows[i].used;
+	/* summary.csv's own rows, per boot: a row is shown when its figure is */
+	for (size_t i = 0; i < r->nboot_rows; i++)
+		unused += !row_shown(&r->boot_rows[i]);
 	doc_heading(d, 2, "all-figures", "All figures");
 	/* HTML: every row; Markdown: only the rows shown nowhere else. */
 	char *s = xasprintf("summary.csv holds %zu rows; %zu of them appear in no table or figure "
 			    "above (unknown benchmarks or metrics, or rows of failed boots).",
-			    r->nrows, unused);
+			    r->nboot_rows, unused);
 
 	doc_para(d, NULL, s);
 	free(s);
 	doc_table_start(&only_html, cols, 10);
-	for (size_t i = 0; i < r->nrows; i++) {
-		const struct row *w = &r->rows[i];
+	for (size_t i = 0; i < r->nboot_rows; i++) {
+		const struct row *w = &r->boot_rows[i];
 
-		sb_printf(&only_html.html, "<tr%s>", w->used ? "" : " class=\"unshown\"");
+		sb_printf(&only_html.html, "<tr%s>", row_shown(w) ? "" : " class=\"unshown\"");
 		for (size_t k = 0; k < 10; k++) {
 			sb_puts(&only_html.html, k == 6 && w->numeric ? "<td class=\"num\">" : "<td>");
 			sb_html(&only_html.html, w->f[cc[k]]);
@@ -905,12 +931,12 @@ static void all_rows_table(struct doc *d, struct run *r)
 	if (unused) {
 		sb_puts(&d->md, "Rows shown nowhere above (report.html lists all rows):\n\n");
 		doc_table_start(&only_md, cols, 10);
-		for (size_t i = 0; i < r->nrows; i++) {
-			if (r->rows[i].used)
+		for (size_t i = 0; i < r->nboot_rows; i++) {
+			if (row_shown(&r->boot_rows[i]))
 				continue;
 			doc_row_start(&only_md);
 			for (size_t k = 0; k < 10; k++)
-				doc_cell(&only_md, r->rows[i].f[cc[k]]);
+				doc_cell(&only_md, r->boot_rows[i].f[cc[k]]);
 			doc_row_end(&only_md);
 		}
 		doc_table_end(&only_md);

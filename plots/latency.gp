@@ -5,11 +5,13 @@
 # Both SVG and PNG are written (OUT.svg, OUT.png); noenhanced keeps "_" in
 # names from files literal.
 if (ARGC < 4) { print "usage: gnuplot -c latency.gp DATA OUT TITLE NCOLS"; exit status 2 }
+# labtool passes -e timeunit="ns" or "guest instructions" (--clock icount)
+if (!exists("timeunit")) timeunit = "ns"
 ncols = ARG4 + 0
 set datafile missing "?"
 set title ARG3
 set xlabel "percentile of page-fault latency"
-set ylabel "fault latency (ns, log scale)"
+set ylabel "fault latency (".timeunit.", log scale)"
 set logscale y
 set format y "%.0s%c"
 set grid ytics mytics lc rgb "#dddddd"

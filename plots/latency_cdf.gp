@@ -6,9 +6,11 @@
 # Both SVG and PNG are written (OUT.svg, OUT.png); noenhanced keeps "_" in
 # names from files literal.
 if (ARGC < 4) { print "usage: gnuplot -c latency_cdf.gp DATA OUT TITLE NBLOCKS"; exit status 2 }
+# labtool passes -e timeunit="ns" or "guest instructions" (--clock icount)
+if (!exists("timeunit")) timeunit = "ns"
 nblocks = ARG4 + 0
 set title ARG3
-set xlabel "first-touch fault latency (ns, log scale)"
+set xlabel "first-touch fault latency (".timeunit.", log scale)"
 set ylabel "faults at or below (%)"
 set logscale x
 set format x "%.0s%c"

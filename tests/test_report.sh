@@ -81,7 +81,7 @@ check "CDF data pooled from the HIST buckets (bind's first bucket)" \
 	grep -q '^9984 0.0610' "$RUN/plots/data/latency-cdf-4k-free.dat"
 check "CDF reaches 100%" grep -q ' 100 $' "$RUN/plots/data/latency-cdf-4k-free.dat"
 check "p99_9 plotted as p99.9" grep -q '^"p99.9" 589824 ' "$RUN/plots/data/latency-4k-free.dat"
-check "median figure has the p50_ci95 interval" grep -q '^"bind pmem:1" 10752 10752 10752 $' "$RUN/plots/data/latency-median-4k-free.dat"
+check "median figure: one boot, no interval, its value" grep -q '^"bind pmem:1" 10752 ? ? 10752 $' "$RUN/plots/data/latency-median-4k-free.dat"
 for label in "bind pmem:1 (oom_killed)" "preferred pmem:1" "preferred-many pmem:1" "default pmem:1"; do
 	check "fill curve has series '$label'" grep -qF ">$label<" "$RUN/plots/fallback-fill-4k.svg"
 done
@@ -100,17 +100,18 @@ for p in $policies; do
 done
 check "no policy '-' in the headline" sh -c "! grep -q '^|- |' '$RUN/report.md'"
 check "title names topology and kernel" grep -q '<h1>tierlab: dram-pmem, kernel 6.12.118-tierlab-e3b0c442</h1>' "$RUN/report.html"
-check "headline: bind's p50 with its interval, mbind" grep -qF '|bind |pmem:1 |10752 \[10752, 10752\] |16384 \[16384, 16896\] |46080 |100 |' "$RUN/report.md"
+check "headline: bind's p50 of its one boot, mbind" grep -qF '|bind |pmem:1 |10752 \[1 boot\] |16384 \[1 boot\] |46080 |100 |' "$RUN/report.md"
 check "headline: both ways of setting the policy are labelled" grep -qF 'mbind() (4k, free) |p50, ns \[interval\], set\_mempolicy() |' "$RUN/report.md"
 check "headline: bind's OOM outcomes" grep -qF '4k oom\_killed at 884.7 of 1257 MiB (memory-policy constraint); thp enomem at 0 of 1257 MiB; 2m sigbus at 10 of 12 MiB |' "$RUN/report.md"
 check "headline: fill curve per policy" grep -qF 'all there until 896 MiB (906.9 MiB there in all)' "$RUN/report.md"
 check "headline: bind never fell back, killed" grep -qF 'never fell back (896 MiB there); oom\_killed at 897.3 MiB' "$RUN/report.md"
 check "headline: modeled cost" grep -qF '|305 / 39400 |' "$RUN/report.md"
-check "interval coverage stated, not called 95%" grep -qF 'range of 2 repetitions, coverage 50% — not a 95% interval' "$RUN/report.md"
+check "one boot: no interval over boots, no claim" grep -qF 'Latencies come from one boot: there is no interval over boots and no difference is claimed (run --boots 6 for 95% intervals).' "$RUN/report.md"
 check "recommendation names the tied policies" grep -qF '<p><strong>preferred pmem:1</strong> and <strong>preferred-many pmem:1</strong> (tied)' "$RUN/report.html"
 check "recommendation says why not bind" grep -qF 'bind pmem:1 never put a page outside its nodes, but was oom\_killed (4k), sigbus (2m)' "$RUN/report.md"
-check "recommendation claims no difference where intervals overlap" grep -q 'cannot be told apart from preferred-many pmem:1' "$RUN/report.md"
-check "recommendation says how sure" grep -qF '**How sure:** each interval is the range of 2 repetitions, coverage 50%' "$RUN/report.md"
+check "recommendation claims no difference from one boot" grep -qF 'It cannot be told apart from bind pmem:1 (10752 ns, not distinguishable with 1 boot; run --boots 6)' "$RUN/report.md"
+check "recommendation claims nothing higher or lower" sh -c "! grep -q -e 'is higher than' -e 'is lower than' '$RUN/report.md'"
+check "recommendation says how sure" grep -qF '**How sure:** each figure comes from one boot: there is no interval over boots.' "$RUN/report.md"
 check "latency table shows bind's OOM kill under full" grep -qF '|4k |full |bind pmem:1 |n/a |n/a |n/a |n/a |n/a |n/a |n/a |n/a |oom\_killed at 14.92 MiB (memory-policy constraint) |' "$RUN/report.md"
 check "latency_task has its own table" grep -qF 'Bench latency\_task: policy set with set\_mempolicy()' "$RUN/report.md"
 check "latency_task is not a workload" sh -c "! ls '$RUN/plots' | grep -q workload"
@@ -185,15 +186,17 @@ else
 	not_ok "labtool compare exits 0"; sed 's/^/# /' "$TMP/err"
 fi
 check "compare.html/md/csv written" test -s "$TMP/cmp/compare.html" -a -s "$TMP/cmp/compare.md" -a -s "$TMP/cmp/compare.csv"
-check "a real difference is called (CIs disjoint)" \
-	grep -q '^latency,preferred-many,pmem:1,4k,free,p50,2,16384,14745,-1639,-2842,-410,lower$' "$TMP/cmp/compare.csv"
-check "no claim where intervals overlap" grep -q '^latency,bind,pmem:1,4k,free,p50,2,10752,10752,0,0,0,overlap$' "$TMP/cmp/compare.csv"
+check "one boot a run: a 10% difference is not claimed" \
+	grep -q '^latency,preferred-many,pmem:1,4k,free,p50,2,16384,14745,-1639,-1639,-1639,same$' "$TMP/cmp/compare.csv"
+check "one boot a run: compare says how many boots would" \
+	grep -qF 'not distinguishable with 1+1 boots; run --boots 4' "$TMP/cmp/compare.md"
+check "no claim where nothing differs" grep -q '^latency,bind,pmem:1,4k,free,p50,2,10752,10752,0,0,0,same$' "$TMP/cmp/compare.csv"
 check "set_mempolicy medians compared too" grep -q '^latency_task,preferred,pmem:1,4k,free,p50,2,' "$TMP/cmp/compare.csv"
 check "compare shows both kernels" grep -q '6.12.118-tierlab-77aa01be' "$TMP/cmp/compare.md"
 check "compare draws its figure (SVG, PNG)" test -s "$TMP/cmp/compare-latency.svg" -a -s "$TMP/cmp/compare-latency.png"
 # the figure's data: the difference in percent of run 1, bracket, colour by verdict
-check "figure: the lower median is green, at -10%" \
-	grep -q '^"preferred-many pmem:1 4k free" -10.0037 -17.3462 -2.50244 1999945$' "$TMP/cmp/compare-latency.dat"
+check "figure: an unclaimed -10% is grey" \
+	grep -q '^"preferred-many pmem:1 4k free" -10.0037 -10.0037 -10.0037 8359053$' "$TMP/cmp/compare-latency.dat"
 check "figure: an overlap is grey, at 0" \
 	grep -q '^"bind pmem:1 4k free" 0 0 0 8359053$' "$TMP/cmp/compare-latency.dat"
 check "the report embeds the figure" grep -q 'src="data:image/svg+xml;base64,' "$TMP/cmp/compare.html"
@@ -220,11 +223,39 @@ for c in "$C1:5" "$C2:7"; do
 done
 "$LABTOOL" compare -o "$TMP/cmp2" "$C1" "$C2" >/dev/null 2>"$TMP/err"
 check "same topology: rows matched per node set too" \
-	grep -q '^fallback-order,preferred-many,pmem:0,4k,tier,fallback_node,2,5,7,2,,,no-ci$' "$TMP/cmp2/compare.csv"
+	grep -q '^fallback-order,preferred-many,pmem:0,4k,tier,fallback_node,2,5,7,2,,,not-tested$' "$TMP/cmp2/compare.csv"
 check "same topology: the other node set its own line" \
-	grep -q '^fallback-order,preferred-many,pmem:1,4k,tier,fallback_node,2,3,3,0,,,no-ci$' "$TMP/cmp2/compare.csv"
+	grep -q '^fallback-order,preferred-many,pmem:1,4k,tier,fallback_node,2,3,3,0,,,not-tested$' "$TMP/cmp2/compare.csv"
 "$LABTOOL" compare "$RUN" >/dev/null 2>&1
 check "compare needs two runs (exit 64)" test $? -eq 64
+
+# --- boots are the replicate: boots 2..N change the headline ---
+MB=$TMP/boots/dram-pmem-20261203-120000
+"$ROOT/tests/fixtures/make-run-boots.sh" "$MB" 3
+"$LABTOOL" report "$MB" >/dev/null 2>"$TMP/err" || { not_ok "report of the 3-boot fixture"; sed 's/^/# /' "$TMP/err"; }
+check "3 boots: the headline is the median over boots, with their range" \
+	grep -qF '|bind |pmem:1 |16896 \[10752, 16896\] |16384 \[16384, 16384\] |' "$MB/report.md"
+check "3 boots: the recommendation quotes the median over boots" \
+	grep -qF 'bind pmem:1 (16896 ns \[10752, 16896\], not distinguishable with 3 boots' "$MB/report.md"
+check "3 boots: the interval's coverage is said" grep -qF 'its bracket the range of 3 boots, coverage 75%' "$MB/report.md"
+check "3 boots: the median figure shows every boot" \
+	grep -q '^"bind pmem:1" 16896 10752 16896 10752 16896 16896 $' "$MB/plots/data/latency-median-4k-free.dat"
+check "3 boots: every boot's row stays in All figures" \
+	sh -c "grep '<td>latency</td><td>bind</td><td>pmem:1</td><td>4k</td><td>free</td><td>p50</td>' '$MB/report.html' | grep -c '<td>ok</td>' | grep -qx 3"
+# four boots a run, every boot of B 10% lower: compare calls it (Hodges-Lehmann, 97.1%)
+for d in A4:1 B4:0.9; do
+	dir=$TMP/${d%%:*}/dram-pmem-20261203-13000${#d}
+	"$ROOT/tests/fixtures/make-run-boots.sh" "$dir" 4
+	awk -F, -v OFS=, -v f="${d#*:}" '$2 == "latency" && $3 == "preferred-many" && $7 == "p50" {
+		$8 = int(($8 + 16 * $11) * f) } { print }' "$dir/summary.csv" >"$dir/s" && mv "$dir/s" "$dir/summary.csv"
+	eval "${d%%:*}=\$dir"
+done
+"$LABTOOL" compare --no-plots -o "$TMP/cmp4" "$A4" "$B4" >/dev/null 2>"$TMP/err"
+check "4+4 boots: a difference in every boot is called lower" \
+	grep -q '^latency,preferred-many,pmem:1,4k,free,p50,2,16440,14795.5,-1644.5,-1704,-1583,lower$' "$TMP/cmp4/compare.csv"
+check "4+4 boots: nothing claimed where the boots agree" \
+	grep -q '^latency,preferred,pmem:1,4k,free,p50,2,16384,16384,0,0,0,same$' "$TMP/cmp4/compare.csv"
+check "4+4 boots: the verdict names its interval" grep -qF 'lower (97.14% interval over boots \[-1704, -1583\])' "$TMP/cmp4/compare.md"
 
 # --- headless Chromium: the page loads and every figure decodes ---
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
