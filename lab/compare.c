@@ -7,7 +7,8 @@
  * lab/verdict.h, unpaired over the boots of the two runs: "higher"/"lower"
  * only when the Hodges-Lehmann interval of the shift has 95 % coverage and
  * excludes 0 (4 boots a run), or under icount when every pair of boots
- * differs the same way by at least the runs' A/A spread; otherwise "not
+ * differs the same way by at least the runs' spread between identical cases
+ * (the A/A pair and each case from boot to boot); otherwise "not
  * distinguishable" with the boots that could settle it.  Other figures get
  * a difference but no verdict.
  */
@@ -82,10 +83,14 @@ struct cmp {
 	bool have;
 };
 
-/* The larger of the two runs' A/A spreads for the key's condition, NAN when neither has one. */
-static double runs_aa_spread(struct run *ra, struct run *rb, const struct key *k)
+/*
+ * The larger of the two runs' spreads between identical cases for the key's
+ * condition (icount_floor), NAN when neither has an A/A pair.
+ */
+static double runs_icount_floor(struct run *ra, struct run *rb, const struct key *k)
 {
-	double x = aa_spread(ra, k->pagesize, k->scenario), y = aa_spread(rb, k->pagesize, k->scenario);
+	double x = icount_floor(ra, k->pagesize, k->scenario);
+	double y = icount_floor(rb, k->pagesize, k->scenario);
 
 	return isnan(x) ? y : isnan(y) ? x : x > y ? x : y;
 }
@@ -105,7 +110,7 @@ static struct cmp compare_one(struct run *ra, struct run *rb, const struct key *
 		struct verdict_in in = { a->over->v, b->over->v, a->over->n, b->over->n, false,
 					 !strcmp(run_time_unit(ra), "insn") &&
 					 !strcmp(run_time_unit(rb), "insn"),
-					 runs_aa_spread(ra, rb, k) };
+					 runs_icount_floor(ra, rb, k) };
 
 		c.na = a->over->n;
 		c.nb = b->over->n;
@@ -136,7 +141,7 @@ static void verdict_text(const struct cmp *c, const char *unit, struct sbuf *b)
 	fmt_num(hi, sizeof(hi), c->v.hi);
 	sb_puts(b, verdict_word(c->v.kind));
 	if (c->v.by_aa)
-		sb_printf(b, " (every boot, by at least the A/A spread, %s)", unit);
+		sb_printf(b, " (every boot, by at least the spread between identical cases, %s)", unit);
 	else
 		sb_printf(b, " (%s%% interval over boots [%s, %s])", cov, lo, hi);
 }

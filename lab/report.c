@@ -311,6 +311,36 @@ double aa_spread(struct run *r, const char *ps, const char *sc)
 	return spread;
 }
 
+static bool is_latency_bench(const char *bench)
+{
+	return !strcmp(bench, "latency") || !strcmp(bench, "latency_task") ||
+	       !strcmp(bench, "latency_aa");
+}
+
+double icount_floor(struct run *r, const char *ps, const char *sc)
+{
+	double floor = aa_spread(r, ps, sc);
+
+	if (isnan(floor))
+		return floor;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *w = &r->rows[i];
+		double lo = INFINITY, hi = -INFINITY;
+
+		if (!is_ok(w) || !is_latency_bench(w->f[COL_BENCH]) || strcmp(w->f[COL_METRIC], M_P50) ||
+		    strcmp(w->f[COL_PAGESIZE], ps) || strcmp(w->f[COL_SCENARIO], sc) || !w->over ||
+		    !w->over->v)
+			continue;
+		for (size_t k = 0; k < w->over->n; k++) {
+			lo = fmin(lo, w->over->v[k]);
+			hi = fmax(hi, w->over->v[k]);
+		}
+		if (w->over->n >= 2 && hi - lo > floor)
+			floor = hi - lo;
+	}
+	return floor;
+}
+
 struct verdict lat_verdict(struct run *r, const struct lat_cell *a, const struct lat_cell *b,
 			   const char *ps, const char *sc)
 {
@@ -324,7 +354,7 @@ struct verdict lat_verdict(struct run *r, const struct lat_cell *a, const struct
 
 	n = over_pair(a->p50_row, b->p50_row, va, vb);
 	struct verdict_in in = { va, vb, n, n, true, !strcmp(run_time_unit(r), "insn"),
-				 aa_spread(r, ps, sc) };
+				 icount_floor(r, ps, sc) };
 
 	v = verdict_decide(&in);
 	free(va);
@@ -343,7 +373,8 @@ void verdict_why(const struct verdict *v, size_t boots, const char *unit, struct
 	fmt_num(d, sizeof(d), fabs(v->diff));
 	if (v->kind == VERDICT_HIGHER || v->kind == VERDICT_LOWER) {
 		if (v->by_aa)
-			sb_printf(b, "by %s %s in every boot, at least the A/A spread (icount)", d, unit);
+			sb_printf(b, "by %s %s in every boot, at least the spread between identical cases (icount)",
+				  d, unit);
 		else
 			sb_printf(b, "by %s %s, %s%% interval over boots [%s, %s]", d, unit, c, lo, hi);
 	} else if (v->kind == VERDICT_SAME) {
@@ -787,15 +818,19 @@ latency:
 			     "more)", verdict_min_boots(true));
 		if (!strcmp(unit, "insn"))
 			sb_puts(b, ", or, the clock being icount, where every boot differs the same way "
-				   "by at least the A/A pair's spread (the same case twice in one boot)");
+				   "by at least the spread between identical cases: the A/A pair (the same "
+				   "case twice in one boot) and any case of the condition from boot to boot");
 		sb_puts(b, ".");
 		{
-			char aa[32];
+			char aa[32], fl[32];
 			double sp = aa_spread(r, h->lat_ps, h->lat_sc);
+			double floor = icount_floor(r, h->lat_ps, h->lat_sc);
 
 			fmt_num(aa, sizeof(aa), sp);
+			fmt_num(fl, sizeof(fl), floor);
 			if (!isnan(sp))
-				sb_printf(b, " A/A spread here: %s %s.", aa, unit);
+				sb_printf(b, " A/A spread here: %s %s; between identical cases: %s %s.",
+					  aa, unit, fl, unit);
 			if (r->nboots == 1)
 				sb_puts(b, " All figures come from one boot.");
 		}

@@ -69,6 +69,15 @@ void interval_words(double cov, double boots, struct sbuf *b);
  * has none.  Marks its rows used.
  */
 double aa_spread(struct run *r, const char *ps, const char *sc);
+/*
+ * What icount's A/A rule compares a difference with: the spread between
+ * identical cases of the condition -- the A/A pair, and each latency case
+ * from boot to boot (the guest's layout is seeded at random, so a case's
+ * count moves between boots by more than within one, at 2m/pressure by
+ * 86 insn in one of two identical quick runs and 0 in the other).  NAN when
+ * the run has no A/A pair.
+ */
+double icount_floor(struct run *r, const char *ps, const char *sc);
 /* "higher", "lower" or "not distinguishable ..." of B against A, paired over boots. */
 struct verdict lat_verdict(struct run *r, const struct lat_cell *a, const struct lat_cell *b,
 			   const char *ps, const char *sc);
