@@ -319,8 +319,11 @@ int cmd_plan(int argc, char **argv)
 	/*
 	 * Under icount the guest's seconds are 1e9 instructions: a busy step
 	 * was measured at 0.12 guest seconds per host second (TCG, README
-	 * "Clocks"), so a quarter of the profile's timeout still allows about
-	 * twice the host time the wall clock's timeout does.
+	 * "Clocks"; 0.065-0.087 with the host's cores busy building a kernel),
+	 * so a quarter of the profile's timeout still allows about twice the
+	 * host time the wall clock's timeout does.  A step's need in guest
+	 * seconds does not grow with the host's load (quick latency: 9.9 of
+	 * its 75), which the wall clock's could not promise.
 	 */
 	if (!step_timeout && !strcmp(clock, "icount"))
 		timeout = (timeout + 3) / 4;
