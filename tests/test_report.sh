@@ -228,6 +228,20 @@ check "same topology: the other node set its own line" \
 	grep -q '^fallback-order,preferred-many,pmem:1,4k,tier,fallback_node,2,3,3,0,,,not-tested$' "$TMP/cmp2/compare.csv"
 "$LABTOOL" compare "$RUN" >/dev/null 2>&1
 check "compare needs two runs (exit 64)" test $? -eq 64
+# icount: the A/A pair spreads 0, but preferred-many moves 86 insn between
+# run A's boots; B is 66.5 lower, every pair of boots the same way.  The
+# boots are identical cases too: no claim (two identical quick runs gave
+# such 2m/pressure figures, and compare called 12 of them "lower").
+I1=$TMP/i1/dram-pmem-20261204-005435 I2=$TMP/i2/dram-pmem-20261204-005920
+"$ROOT/tests/fixtures/make-run-icount.sh" "$I1" 6366 6452
+"$ROOT/tests/fixtures/make-run-icount.sh" "$I2" 6340 6345
+"$LABTOOL" compare --no-plots -o "$TMP/cmp-icount" "$I1" "$I2" >/dev/null 2>"$TMP/err"
+check "icount: no claim within the spread of a case over boots" \
+	grep -q '^latency,preferred-many,pmem:1,4k,pressure,p50,2,6409,6342.5,-66.5,-112,-21,same$' "$TMP/cmp-icount/compare.csv"
+"$ROOT/tests/fixtures/make-run-icount.sh" "$I2" 6300 6310
+"$LABTOOL" compare --no-plots -o "$TMP/cmp-icount2" "$I1" "$I2" >/dev/null 2>"$TMP/err"
+check "icount: a claim beyond it (104 insn lower, every boot)" \
+	grep -q '^latency,preferred-many,pmem:1,4k,pressure,p50,2,6409,6305,-104,-152,-56,lower$' "$TMP/cmp-icount2/compare.csv"
 
 # --- boots are the replicate: boots 2..N change the headline ---
 MB=$TMP/boots/dram-pmem-20261203-120000
