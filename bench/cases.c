@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define MIB (1024UL * 1024)
 
@@ -63,6 +64,88 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 void scenario_end(struct filler *f)
 {
 	filler_stop(f);
+}
+
+/* Why the scenario of @f is broken now, or NULL. */
+static const char *scenario_broken(const struct filler *f, char *why, size_t len)
+{
+	if (!filler_alive(f)) {
+		snprintf(why, len, "filler_gone: the filler (pid %d) is no longer alive", f->pid);
+		return why;
+	}
+	ns_for_each(n, &f->nodes) {
+		long kib = node_free_pcp_kib(n);
+
+		if (n > MAX_NODE)
+			break;
+		if (kib < f->band_lo_kib[n] || kib > f->band_hi_kib[n]) {
+			snprintf(why, len, "free_out_of_band: node %d has %.1f MiB free (with per-CPU lists), band %.1f-%.1f MiB",
+				 n, (double)kib / 1024, (double)f->band_lo_kib[n] / 1024,
+				 (double)f->band_hi_kib[n] / 1024);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+static void start_rows(const struct rowkey *k)
+{
+	static const char *const wm[] = { "min", "low", "high" };
+	struct nodeset mem;
+	char metric[48];
+
+	mem_nodes(&mem);
+	ns_for_each(n, &mem) {
+		snprintf(metric, sizeof(metric), "start_free_mib_node%d", n);
+		out_row(k, metric, (double)node_meminfo_kib(n, "MemFree") / 1024, "MiB");
+		snprintf(metric, sizeof(metric), "start_pcp_mib_node%d", n);
+		out_row(k, metric, (double)node_pcp_kib(n) / 1024, "MiB");
+		for (size_t w = 0; w < sizeof(wm) / sizeof(wm[0]); w++) {
+			snprintf(metric, sizeof(metric), "wmark_%s_mib_node%d", wm[w], n);
+			out_row(k, metric, (double)node_wmark_kib(n, wm[w]) / 1024, "MiB");
+		}
+	}
+}
+
+enum outcome run_case(const struct opts *o, const struct rowkey *k, struct filler *f,
+		      int (*fn)(void *arg, struct shared *sh), void *arg,
+		      struct shared *sh, int timeout_secs)
+{
+	bool filled = f && f->pid > 0;
+	char why[200];
+	enum outcome oc;
+	int sig;
+
+	if (filled && scenario_broken(f, why, sizeof(why))) {
+		struct nodeset nodes = f->nodes;
+
+		msg("%s/%s/%s/%s: %s; filling again", k->bench, k->policy, k->pagesize,
+		    k->scenario, why);
+		filler_stop(f);
+		if (filler_start(f, &nodes, o->headroom_mib))
+			f->pid = -1;
+	}
+	if (filled) {
+		start_rows(k);
+		if (f->pid < 0 || scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why))) {
+			if (f->pid < 0)
+				snprintf(sh->invalid_why, sizeof(sh->invalid_why),
+					 "filler_gone: the nodes could not be filled again");
+			return OUT_INVALID;
+		}
+	}
+	oc = run_child(fn, arg, sh, timeout_secs, &sig);
+	if (oc == OUT_KILLED_OTHER || !filled)
+		return oc;
+	/* let a dead child's pages reach the free lists before looking */
+	if (scenario_broken(f, why, sizeof(why))) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		if (scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why)))
+			return OUT_INVALID;
+	}
+	return oc;
 }
 
 const char *pagesize_unavailable(enum pagesize ps, char *why, size_t len)
@@ -131,6 +214,15 @@ void report_outcome(const struct rowkey *k, enum outcome oc,
 
 	snprintf(metric, sizeof(metric), "outcome_%s", outcome_names[oc]);
 	out_row(k, metric, 1, "flag");
+	out_row(k, "oom_kill_delta", (double)sh->oom_kill_delta, "count");
+	if (oc == OUT_INVALID || oc == OUT_KILLED_OTHER) {
+		/* "free_out_of_band: ..." -> row invalid_free_out_of_band */
+		snprintf(metric, sizeof(metric), "invalid_%.*s",
+			 (int)strcspn(sh->invalid_why, ":"), sh->invalid_why);
+		out_row(k, oc == OUT_KILLED_OTHER ? "invalid_killed_other" : metric, 1, "flag");
+		tap(false, "%s/%s/%s/%s: the case kept its scenario (%s: %s)", k->bench,
+		    k->policy, k->pagesize, k->scenario, outcome_names[oc], sh->invalid_why);
+	}
 	/* progress for the host (labtool boot shows it; collect ignores META) */
 	printf("META case=%s/%s/%s/%s outcome=%s\n", k->bench, k->policy,
 	       k->pagesize, k->scenario, outcome_names[oc]);

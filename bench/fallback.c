@@ -53,7 +53,7 @@ static int fb_child(void *arg, struct shared *sh)
 	if (!p)
 		return 3;
 	if (pol_apply(c->pol, VIA_MBIND, &o->preferred, p, len))
-		return 1;
+		return 3;
 	pol_nodes(c->pol, &o->preferred, &polnodes);
 	mem_nodes(&mem);
 	counters_read(&before);
@@ -122,7 +122,7 @@ static int fill_child(void *arg, struct shared *sh)
 		if (!p)
 			return 3;
 		if (pol_apply(c->pol, VIA_MBIND, &o->preferred, p, step))
-			return 1;
+			return 3;
 		touch_pages(p, step, 4096, sh);
 		if (placement(p, step, 4096, per_node, MAX_NODE) <= 0)
 			return 1;
@@ -230,12 +230,11 @@ static int run_fallback(const struct opts *o)
 				struct fb_case c = { o, { "fallback", pol_names[p],
 					pagesize_names[ps], scenario_names[sc] }, p, ps, 0 };
 				enum outcome oc;
-				int sig;
 
 				if (!pol_wanted(o, p, "fallback"))
 					continue;
 				memset(sh, 0, sizeof(*sh));
-				oc = run_child(fb_child, &c, sh, 600, &sig);
+				oc = run_case(o, &c.k, &f, fb_child, &c, sh, 600);
 				report_outcome(&c.k, oc, sh, page_bytes(ps));
 				if (oc != OUT_COMPLETED || !sh->result[1])
 					continue;

@@ -141,7 +141,7 @@ static long min_free_outside(const struct nodeset *pref)
 	return least;
 }
 
-static int run_case(const struct opts *o, const struct nodeset *pref, struct shared *sh,
+static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct shared *sh,
 		    bool have_sysctl)
 {
 	struct filler f;
@@ -267,14 +267,14 @@ static int run_fallback_order(const struct opts *o)
 		return 1;
 	if (!have_sysctl)
 		msg(BENCH ": %s absent: only the kernel's one order (local) runs", SYSCTL);
-	failed |= run_case(o, &o->preferred, sh, have_sysctl);
+	failed |= run_fo_case(o, &o->preferred, sh, have_sysctl);
 	if (ns_count(&o->preferred) > 1)
 		ns_for_each(n, &o->preferred) {
 			struct nodeset one;
 
 			ns_clear(&one);
 			ns_set(&one, n);
-			failed |= run_case(o, &one, sh, have_sysctl);
+			failed |= run_fo_case(o, &one, sh, have_sysctl);
 		}
 	knobs_restore();
 	out_set_nodes(o->label, &o->preferred);

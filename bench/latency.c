@@ -64,7 +64,7 @@ static int lat_child(void *arg, struct shared *sh)
 		if (!p)
 			return 3;
 		if (pol_apply(c->pol, c->via, &o->preferred, p, len))
-			return 1;
+			return 3;
 		hist_init(rep);
 		uint64_t loop0 = now_ns();
 
@@ -194,14 +194,13 @@ static int run_latency(const struct opts *o)
 						     pol_names[p], pagesize_names[ps],
 						     scenario_names[sc] }, p, aa ? VIA_MBIND : v, ps };
 					enum outcome oc;
-					int sig;
 
 					if (aa ? p != first : !pol_wanted(o, p, c.k.bench))
 						continue;
 					if (first < 0)
 						first = p;
 					memset(sh, 0, sizeof(*sh));
-					oc = run_child(lat_child, &c, sh, 600, &sig);
+					oc = run_case(o, &c.k, &f, lat_child, &c, sh, 600);
 					report_outcome(&c.k, oc, sh, page_bytes(ps));
 				}
 			}

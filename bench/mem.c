@@ -29,10 +29,11 @@
 
 const char *const outcome_names[OUT_COUNT] = {
 	[OUT_COMPLETED] = "completed", [OUT_OOM_KILLED] = "oom_killed",
-	[OUT_KILLED] = "killed", [OUT_SIGBUS] = "sigbus",
-	[OUT_SIGSEGV] = "sigsegv", [OUT_ENOMEM] = "enomem",
-	[OUT_EFAULT] = "efault", [OUT_ERROR] = "error",
-	[OUT_TIMEOUT] = "timeout",
+	[OUT_KILLED] = "killed", [OUT_KILLED_OTHER] = "killed_other",
+	[OUT_SIGBUS] = "sigbus", [OUT_SIGSEGV] = "sigsegv",
+	[OUT_SETUP_ERROR] = "setup_error", [OUT_EFAULT] = "efault",
+	[OUT_ERROR] = "error", [OUT_TIMEOUT] = "timeout",
+	[OUT_INVALID] = "invalid",
 };
 
 size_t page_bytes(enum pagesize ps)
@@ -182,23 +183,28 @@ void child_signals(void)
 /* ---- filler ---- */
 
 /*
- * Fill @node with MPOL_BIND memory until @headroom_mib are left, but never
- * below its min watermark + 4 MiB: below min a BIND allocation that cannot
- * reclaim (no swap here) is OOM-killed, and with THP min_free_kbytes puts
- * the min watermark of a 512 MiB node at ~24 MiB -- the default headroom.
+ * What a filler leaves free on @node: @headroom_mib, but never below its
+ * min watermark + 4 MiB: below min a BIND allocation that cannot reclaim
+ * (no swap here) is OOM-killed, and with THP min_free_kbytes puts the min
+ * watermark of a 512 MiB node at ~24 MiB -- the default headroom.
  */
+static long fill_target_mib(int node, long headroom_mib)
+{
+	long min_mib = node_wmark_kib(node, "min") / 1024 + 4;
+
+	return headroom_mib < min_mib ? min_mib : headroom_mib;
+}
+
+/* Fill @node with MPOL_BIND memory until fill_target_mib() are left. */
 static long fill_node(int node, long headroom_mib)
 {
 	long free_kib = node_meminfo_kib(node, "MemFree");
-	long min_mib = node_wmark_kib(node, "min") / 1024 + 4;
 	long want_mib, done = 0;
-
-	if (headroom_mib < min_mib)
-		headroom_mib = min_mib;
-	want_mib = free_kib / 1024 - headroom_mib;
 	struct nodeset one;
 	char *p;
 
+	headroom_mib = fill_target_mib(node, headroom_mib);
+	want_mib = free_kib / 1024 - headroom_mib;
 	if (want_mib <= 0)
 		return 0;
 	p = mmap(NULL, (size_t)want_mib * MIB, PROT_READ | PROT_WRITE,
@@ -226,6 +232,14 @@ static long fill_node(int node, long headroom_mib)
 	return done;
 }
 
+/*
+ * The filler runs at oom_score_adj -1000 (OOM_SCORE_ADJ_MIN): oom_badness()
+ * never picks such a task, so the OOM of a BIND case on a full node falls on
+ * the case (+500) and the scenario outlives it.  Its anonymous pages cannot
+ * be reclaimed without swap, so this holds the nodes as firmly as mlock
+ * would; mlock would not keep the OOM killer off the filler, and hugetlb
+ * pools would take the 2m cases' own pools away.
+ */
 int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib)
 {
 	int pfd[2];
@@ -234,6 +248,7 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 
 	f->pid = -1;
 	f->mib = 0;
+	f->nodes = *nodes;
 	if (pipe(pfd)) {
 		msg("filler: pipe: %s", strerror(errno));
 		return -1;
@@ -247,8 +262,7 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 	if (f->pid == 0) {
 		close(pfd[0]);
 		child_signals();
-		/* killable, but after the case child (+500) */
-		set_oom_adj(-900);
+		set_oom_adj(-1000);
 		ns_for_each(n, nodes) {
 			long got = fill_node(n, headroom_mib);
 
@@ -271,7 +285,37 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 		return -1;
 	}
 	f->mib = total;
+	/*
+	 * The band a case must leave each node in, on MemFree plus the pages
+	 * of the per-CPU lists (6.12 lets those hold up to about the low
+	 * watermark: free pages MemFree does not count, which come and go
+	 * as the lists fill and drain): from 4 MiB under the min watermark to
+	 * 8 MiB over what the fill left or aimed at.  A filler gone or a leak
+	 * moves a node far out of it.
+	 */
+	ns_for_each(n, nodes) {
+		long target = fill_target_mib(n, headroom_mib) * 1024;
+		long now = node_free_pcp_kib(n);
+		long lo = node_wmark_kib(n, "min") - 4096;
+
+		if (n > 63)
+			break;
+		f->band_lo_kib[n] = lo > 0 ? lo : 0;
+		f->band_hi_kib[n] = (now > target ? now : target) + 8192;
+	}
 	return 0;
+}
+
+long node_free_pcp_kib(int node)
+{
+	long pcp = node_pcp_kib(node);
+
+	return node_meminfo_kib(node, "MemFree") + (pcp > 0 ? pcp : 0);
+}
+
+bool filler_alive(const struct filler *f)
+{
+	return f->pid > 0 && waitpid(f->pid, NULL, WNOHANG) == 0;
 }
 
 void filler_stop(struct filler *f)
@@ -311,32 +355,45 @@ int kmsg_open(void)
 	return fd;
 }
 
-/* "6,123,456,-;oom-kill:constraint=CONSTRAINT_MEMORY_POLICY,...,pid=42,uid=0" */
-bool kmsg_find_oom(int fd, int pid, char *constraint, size_t len)
+/*
+ * OOM records since kmsg_open(): "Out of memory: Killed process <pid>"
+ * (printed for every victim) and, when the rate-limited dump was printed,
+ * "oom-kill:constraint=<C>,...,pid=<pid>,".  Notes whether @pid was a
+ * victim, its constraint, and the first other victim.
+ */
+static void kmsg_scan_oom(int fd, int pid, bool *victim, int *other,
+			  char *constraint, size_t len)
 {
 	char rec[8192], pidkey[32];
-	bool found = false;
 	ssize_t n;
 
 	if (fd < 0)
-		return false;
+		return;
 	snprintf(pidkey, sizeof(pidkey), ",pid=%d,", pid);
 	for (;;) {
+		char *c, *k;
+
 		n = read(fd, rec, sizeof(rec) - 1);
 		if (n < 0 && errno == EPIPE)
 			continue;	/* overwritten records: go on */
 		if (n <= 0)
 			break;
 		rec[n] = 0;
-		char *c = strstr(rec, "oom-kill:constraint=");
-
+		c = strstr(rec, "oom-kill:constraint=");
 		if (c && strstr(rec, pidkey)) {
 			c += strlen("oom-kill:constraint=");
 			snprintf(constraint, len, "%.*s", (int)strcspn(c, ",\n"), c);
-			found = true;
+		}
+		k = strstr(rec, "Killed process ");
+		if (k) {
+			int v = atoi(k + strlen("Killed process "));
+
+			if (v == pid)
+				*victim = true;
+			else if (v > 0 && !*other)
+				*other = v;
 		}
 	}
-	return found;
 }
 
 enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
@@ -344,10 +401,15 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 {
 	int kfd = kmsg_open(), status = 0, pid;
 	uint64_t t0 = now_ns(), deadline = t0 + (uint64_t)timeout_secs * 1000000000u;
+	long long oom0 = vmstat_get("oom_kill"), oom1;
+	bool victim = false;
 	enum outcome oc;
 
 	*sig_out = 0;
 	sh->oom_constraint[0] = 0;
+	sh->oom_kill_delta = 0;
+	sh->oom_victim_other = 0;
+	sh->invalid_why[0] = 0;
 	out_flush();
 	pid = fork();
 	if (pid < 0) {
@@ -391,10 +453,25 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 	}
 	live_del(pid);
 	sh->secs = (double)(now_ns() - t0) / 1e9;
+	oom1 = vmstat_get("oom_kill");
+	sh->oom_kill_delta = oom0 >= 0 && oom1 >= 0 ? oom1 - oom0 : 0;
+	/* the log follows the kill: give printk a moment to name every victim */
+	for (int i = 0; i < 40; i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		kmsg_scan_oom(kfd, pid, &victim, &sh->oom_victim_other,
+			      sh->oom_constraint, sizeof(sh->oom_constraint));
+		if (sh->oom_kill_delta == (victim ? 1 : 0) + (sh->oom_victim_other ? 1 : 0) &&
+		    (!victim || sh->oom_constraint[0]))
+			break;
+		if (!sh->oom_kill_delta)
+			break;
+		nanosleep(&ts, NULL);
+	}
 	if (WIFEXITED(status)) {
 		switch (WEXITSTATUS(status)) {
 		case 0: oc = OUT_COMPLETED; break;
-		case 3: oc = OUT_ENOMEM; break;
+		case 3: oc = OUT_SETUP_ERROR; break;
 		case 4: oc = OUT_EFAULT; break;
 		default: oc = OUT_ERROR;
 		}
@@ -404,21 +481,20 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 		case SIGBUS: oc = OUT_SIGBUS; break;
 		case SIGSEGV: oc = OUT_SIGSEGV; break;
 		case SIGKILL:
-			/* the report follows the kill; give printk a moment */
-			for (int i = 0; i < 20; i++) {
-				struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-				if (kmsg_find_oom(kfd, pid, sh->oom_constraint,
-						  sizeof(sh->oom_constraint)))
-					break;
-				nanosleep(&ts, NULL);
-			}
-			oc = sh->oom_constraint[0] ? OUT_OOM_KILLED : OUT_KILLED;
+			oc = victim && sh->oom_kill_delta > 0 ? OUT_OOM_KILLED : OUT_KILLED;
 			break;
 		default: oc = OUT_ERROR;
 		}
 	} else {
 		oc = OUT_ERROR;
+	}
+	/* another task was the OOM victim while the case ran: not this case's result */
+	if (sh->oom_victim_other || sh->oom_kill_delta > (victim ? 1 : 0)) {
+		snprintf(sh->invalid_why, sizeof(sh->invalid_why),
+			 "oom_kill rose by %lld while the case ran; victim %s%d (case pid %d)",
+			 sh->oom_kill_delta, sh->oom_victim_other ? "pid " : "not logged, ",
+			 sh->oom_victim_other, pid);
+		oc = OUT_KILLED_OTHER;
 	}
 	if (kfd >= 0)
 		close(kfd);

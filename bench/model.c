@@ -35,7 +35,7 @@ static int model_child(void *arg, struct shared *sh)
 	if (!p)
 		return 3;
 	if (pol_apply(c->pol, VIA_MBIND, &c->o->preferred, p, len))
-		return 1;
+		return 3;
 	touch_pages(p, len, page, sh);
 	if (placement(p, len, c->ps == PS_4K ? 4096 : page, sh->per_node, MAX_NODE) <= 0)
 		return 1;

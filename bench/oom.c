@@ -56,7 +56,7 @@ static int oom_child(void *arg, struct shared *sh)
 	if (!p)
 		return 3;
 	if (pol_apply(c->pol, VIA_MBIND, &c->o->preferred, p, len))
-		return errno == EFAULT ? 4 : 1;
+		return errno == EFAULT ? 4 : 3;
 	touch_pages(p, len, stride, sh);
 	total = placement(p, len, stride, sh->per_node, MAX_NODE);
 	if (total > 0)
@@ -142,7 +142,6 @@ static int run_oom(const struct opts *o)
 		for (int p = 0; p < POL_COUNT; p++) {
 			struct rowkey k = { "oom", pol_names[p], pagesize_names[ps], "-" };
 			enum outcome oc;
-			int sig;
 
 			if (!pol_wanted(o, p, "oom"))
 				continue;
@@ -150,7 +149,7 @@ static int run_oom(const struct opts *o)
 			memset(sh, 0, sizeof(*sh));
 			msg("oom %s/%s: asking for %ld MiB (preferred nodes %ld MiB)",
 			    pol_names[p], pagesize_names[ps], c.mib, total_p);
-			oc = run_child(oom_child, &c, sh, 600, &sig);
+			oc = run_case(o, &k, NULL, oom_child, &c, sh, 600);
 			out_row(&k, "asked", (double)c.mib, "MiB");
 			report_outcome(&k, oc, sh, oom_stride(ps));
 			out_row(&k, "mib_obtained",

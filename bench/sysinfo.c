@@ -107,6 +107,51 @@ long node_wmark_kib(int node, const char *which)
 	return sum;
 }
 
+long node_pcp_kib(int node)
+{
+	char line[256];
+	long sum = 0, v;
+	int in_node = 0, n;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f) {
+		msg("/proc/zoneinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char zone[32];
+
+		if (sscanf(line, "Node %d, zone %31s", &n, zone) == 2) {
+			in_node = n == node;
+			continue;
+		}
+		/* "              count: 12" under "pagesets", one per CPU */
+		if (in_node && sscanf(line, " count: %ld", &v) == 1)
+			sum += v * (getpagesize() / 1024);
+	}
+	fclose(f);
+	return sum;
+}
+
+long long vmstat_get(const char *name)
+{
+	char line[128], key[64];
+	long long v, got = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f) {
+		msg("/proc/vmstat: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", key, &v) == 2 && !strcmp(key, name)) {
+			got = v;
+			break;
+		}
+	fclose(f);
+	return got;
+}
+
 long node_meminfo_kib(int node, const char *field)
 {
 	char path[128], line[256], key[64];

@@ -145,6 +145,9 @@ void cpu_nodes(struct nodeset *out);
 int node_of_cpu(int cpu);
 long node_meminfo_kib(int node, const char *field);	/* -1 if unknown */
 long node_wmark_kib(int node, const char *which);	/* min/low/high, KiB */
+/* Pages on @node's per-CPU lists (zoneinfo pagesets): free, yet not in MemFree. */
+long node_pcp_kib(int node);
+long long vmstat_get(const char *name);	/* one /proc/vmstat counter, -1 if absent */
 long nodes_free_mib(const struct nodeset *ns);
 long nodes_total_mib(const struct nodeset *ns);
 /* HMAT figure of nodeN/access0/initiators/<name>; -1 if absent. */
@@ -181,10 +184,16 @@ long placement(void *addr, size_t len, size_t stride, long *per_node,
 	       int max_node);
 double clock_overhead_ns(void);
 
-/* A child that holds nodes full until stopped. */
+/*
+ * A child that holds nodes full until stopped, at oom_score_adj -1000 (the
+ * OOM killer never picks it, so a BIND case's OOM falls on the case), and
+ * the band each filled node's MemFree must stay in for a case to be valid.
+ */
 struct filler {
 	int pid;
 	long mib;
+	struct nodeset nodes;		/* the filled nodes */
+	long band_lo_kib[64], band_hi_kib[64];
 };
 /* Children take SIGTERM/SIGINT by default: only the harness reports. */
 void child_signals(void);
@@ -192,11 +201,15 @@ void child_signals(void);
 void children_kill(void);
 int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib);
 void filler_stop(struct filler *f);
+bool filler_alive(const struct filler *f);
+/* MemFree + per-CPU list pages of @node: what a case's band is checked on. */
+long node_free_pcp_kib(int node);
 
 /* Result of a case run in a forked child. */
 enum outcome {
-	OUT_COMPLETED, OUT_OOM_KILLED, OUT_KILLED, OUT_SIGBUS, OUT_SIGSEGV,
-	OUT_ENOMEM, OUT_EFAULT, OUT_ERROR, OUT_TIMEOUT, OUT_COUNT
+	OUT_COMPLETED, OUT_OOM_KILLED, OUT_KILLED, OUT_KILLED_OTHER, OUT_SIGBUS,
+	OUT_SIGSEGV, OUT_SETUP_ERROR, OUT_EFAULT, OUT_ERROR, OUT_TIMEOUT,
+	OUT_INVALID, OUT_COUNT
 };
 extern const char *const outcome_names[OUT_COUNT];
 struct shared {
@@ -205,13 +218,19 @@ struct shared {
 	volatile long long t_start_ns;
 	double inside_frac;
 	char oom_constraint[48];	/* filled by run_child for OUT_OOM_KILLED */
+	long long oom_kill_delta;	/* /proc/vmstat oom_kill around the child */
+	int oom_victim_other;		/* a victim that was not the child, or 0 */
+	char invalid_why[200];		/* why the case is OUT_INVALID */
 	double secs;			/* fork to reap */
 	double result[8];
 	long per_node[64];		/* 4 KiB-page equivalents per node */
 };
 struct shared *shared_new(void);
 /* Runs fn(arg, sh) in a child; waits up to @timeout_secs.  Child exit code
- * 0 = completed, 3 = ENOMEM, 4 = EFAULT, other = error. */
+ * 0 = completed, 3 = setup failed (mmap, mbind), 4 = EFAULT, other = error.
+ * A SIGKILL is oom_killed when /proc/vmstat oom_kill rose and the kernel
+ * log names the child as the victim; any other OOM victim in the meantime
+ * makes the outcome killed_other. */
 enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 		       struct shared *sh, int timeout_secs, int *sig_out);
 /* AnonHugePages of the mapping that starts at @addr, from /proc/self/smaps. */
@@ -233,6 +252,16 @@ void model_rows(const struct rowkey *k, const struct opts *o, const long *per_no
 const char *scenario_begin(const struct opts *o, const char *bench,
 			   enum scenario sc, struct filler *f, char *why, size_t len);
 void scenario_end(struct filler *f);
+/*
+ * A case of a scenario: checks the filler is alive and each filled node's
+ * MemFree is in its band (re-filling once when not), writes the start state
+ * (start_free_mib_node<N>, wmark_{min,low,high}_mib_node<N>), runs the
+ * child, checks again.  A broken scenario or another OOM victim makes the
+ * outcome OUT_INVALID (sh->invalid_why), with a failing TAP line.
+ */
+enum outcome run_case(const struct opts *o, const struct rowkey *k, struct filler *f,
+		      int (*fn)(void *arg, struct shared *sh), void *arg,
+		      struct shared *sh, int timeout_secs);
 /* Why a page size cannot run here, or NULL. */
 const char *pagesize_unavailable(enum pagesize ps, char *why, size_t len);
 /* Fill every memory node's 2 MiB pool with up to @pages (best effort), rows
@@ -251,9 +280,8 @@ const char *pin_to_cpu0(char *why, size_t len);
 /* Is p selected by --policies and known to the kernel?  A SKIP says why not. */
 bool pol_wanted(const struct opts *o, enum pol p, const char *bench);
 
-/* Kernel log: position at the end, later look for an OOM kill of @pid. */
+/* Kernel log, positioned at its end (run_child reads the OOM records). */
 int kmsg_open(void);
-bool kmsg_find_oom(int fd, int pid, char *constraint, size_t len);
 
 #include <time.h>
 static inline uint64_t now_ns(void)

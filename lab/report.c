@@ -510,6 +510,8 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 				continue;
 			w->used = true;
 			l->oom_tests++;
+			if (!strcmp(o, "completed"))
+				l->oom_done++;
 			if (outcome_is_bad(o))
 				l->oom_bad++;
 			if (!l->oom_worst || oom_outcome_rank(o) > oom_outcome_rank(l->oom_worst))
@@ -592,17 +594,6 @@ void fill_summary(const struct headline *h, const struct headline_line *l, struc
 	}
 }
 
-static size_t node_count(const char *nodes)
-{
-	const char *ids = strchr(nodes, ':');
-	size_t n = 1;
-
-	ids = ids ? ids + 1 : nodes;
-	for (; *ids; ids++)
-		n += *ids == '+';
-	return n;
-}
-
 /* "bind pmem:1 was oom_killed (4k), sigbus (2m)" */
 static void bad_outcomes(struct run *r, const struct entry *en, struct sbuf *b)
 {
@@ -658,7 +649,9 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		const struct headline_line *l = &h->lines[i];
 		double score = h->have_fill ? l->fill_mib : l->pref;
 
+		/* a survivor ran its OOM cases and completed every one */
 		cand[i] = (refs_only || !policy_is_reference(e->v[i].policy)) && !l->oom_bad &&
+			  (!any_oom || (l->oom_tests && l->oom_done == l->oom_tests)) &&
 			  !isnan(score);
 		if (cand[i] && (top < 0 || score > (h->have_fill ? h->lines[top].fill_mib
 								 : h->lines[top].pref)))
@@ -667,8 +660,8 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 	if (top < 0) {
 		sb_puts(b, "No policy can be recommended from this run: ");
 		sb_puts(b, h->have_fill || h->have_fb
-			   ? "every subject policy with a placement figure was killed or signalled in "
-			     "some OOM test."
+			   ? "no subject policy with a placement figure ran and completed every OOM "
+			     "test."
 			   : "it has no placement figures (bench fallback: preferred_frac or the fill "
 			     "curve's step_preferred_frac).");
 		goto latency;
@@ -689,8 +682,8 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 			sb_printf(b, "%s**%s**", k++ ? (k == nbest ? " and " : ", ") : "", e->v[i].label);
 	sb_puts(b, nbest > 1 ? " (tied): " : ": ");
 	sb_puts(b, !any_oom ? "OOM behaviour was not measured (bench oom did not run); "
-			    : nbest > 1 ? "neither was killed or signalled in any OOM test; "
-					: "it was not killed or signalled in any OOM test; ");
+			    : nbest > 1 ? "each completed every OOM test it ran; "
+					: "it completed every OOM test it ran; ");
 	if (h->have_fill) {
 		sb_puts(b, "the fill curve put ");
 		for (size_t i = 0, k = 0; i < e->n; i++)
@@ -709,19 +702,6 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		fmt_num(v1, sizeof(v1), 100 * h->lines[top].pref);
 		sb_printf(b, "%s%% of its pages landed on the preferred nodes (%s pages, scenario %s).",
 			  v1, h->fb_ps, h->fb_sc);
-	}
-	{
-		bool one_node = true, pref = false, many = false;
-
-		for (size_t i = 0; i < e->n; i++)
-			if (best[i]) {
-				one_node &= node_count(e->v[i].nodes) == 1;
-				pref |= !strcmp(e->v[i].policy, "preferred");
-				many |= !strcmp(e->v[i].policy, "preferred-many");
-			}
-		if (one_node && pref && many)
-			sb_puts(b, " With a one-node preferred set, preferred and preferred-many ask the "
-				   "kernel for the same thing.");
 	}
 	for (size_t i = 0; i < e->n; i++) {
 		const struct headline_line *o = &h->lines[i];

@@ -191,6 +191,8 @@ void fmt_num(char *buf, size_t n, double v);
 int oom_outcome_rank(const char *word);
 /* The case did not end by itself or with a refusal it could handle. */
 bool outcome_is_bad(const char *word);
+/* invalid, killed_other: the case measured something else; left out of everything */
+bool case_is_invalid(const char *outcome);
 /* "oom_killed" for an outcome_oom_killed=1 row, else NULL. */
 const char *row_outcome(const struct row *w);
 

@@ -94,7 +94,7 @@ struct headline_line {
 	const char *fill_outcome;	/* how the fill ended */
 	double fill_outcome_mib;
 	double model_lat, model_bw;
-	size_t oom_tests, oom_bad;
+	size_t oom_tests, oom_bad, oom_done;
 	const char *oom_worst;
 };
 

@@ -790,6 +790,64 @@ void hist_free(struct hist *h)
 	*h = (struct hist){ 0 };
 }
 
+bool case_is_invalid(const char *outcome)
+{
+	return !strcmp(outcome, "invalid") || !strcmp(outcome, "killed_other");
+}
+
+static bool same_case(const struct row *a, const struct row *b)
+{
+	static const int cols[] = { COL_BENCH, COL_POLICY, COL_NODES, COL_PAGESIZE,
+				    COL_SCENARIO, COL_BOOT_ID };
+
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+		if (strcmp(a->f[cols[c]], b->f[cols[c]]))
+			return false;
+	return true;
+}
+
+/*
+ * A case tierbench found invalid (its scenario broke, or another task was
+ * the OOM victim, bench/README.md) measured something else than its name:
+ * its rows take the status "invalid", which every table and figure leaves
+ * out as it does a failed boot's, and its histograms are dropped.
+ */
+static void mark_invalid_cases(struct run *r)
+{
+	static const char invalid[] = "invalid";
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *w = &r->rows[i];
+		const char *o = row_outcome(w);
+
+		if (!o || !case_is_invalid(o) || strcmp(w->f[COL_BOOT_STATUS], "ok"))
+			continue;
+		for (size_t j = 0; j < r->nrows; j++)
+			if (j != i && same_case(&r->rows[j], w) &&
+			    !strcmp(r->rows[j].f[COL_BOOT_STATUS], "ok"))
+				r->rows[j].f[COL_BOOT_STATUS] = invalid;
+		for (size_t k = 0; k < r->nhists; k++) {
+			struct hist *h = &r->hists[k];
+
+			if (!h->bench || strcmp(h->bench, w->f[COL_BENCH]) ||
+			    strcmp(h->policy, w->f[COL_POLICY]) || strcmp(h->nodes, w->f[COL_NODES]) ||
+			    strcmp(h->pagesize, w->f[COL_PAGESIZE]) ||
+			    strcmp(h->scenario, w->f[COL_SCENARIO]) || strcmp(h->boot, w->f[COL_BOOT_ID]))
+				continue;
+			hist_free(h);
+			r->hists[k] = r->hists[--r->nhists];
+			k--;
+		}
+	}
+	/* the outcome rows themselves last, so that each case is matched once */
+	for (size_t i = 0; i < r->nrows; i++) {
+		const char *o = row_outcome(&r->rows[i]);
+
+		if (o && case_is_invalid(o) && !strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok"))
+			r->rows[i].f[COL_BOOT_STATUS] = invalid;
+	}
+}
+
 int run_load(const char *dir, struct run *r)
 {
 	char *p;
@@ -830,6 +888,7 @@ int run_load(const char *dir, struct run *r)
 		goto fail;
 	if (!r->have_meta)
 		derive_meta(r);
+	mark_invalid_cases(r);
 	return 0;
 fail:
 	run_free(r);

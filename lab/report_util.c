@@ -354,12 +354,12 @@ bool bench_is_micro(const char *bench)
 }
 
 /*
- * tierbench's outcome words (bench/README.md), best first: a refusal the
- * program sees (ENOMEM, EFAULT) before a harness error or timeout, before a
+ * tierbench's outcome words (bench/README.md), best first: a case that
+ * could not be set up (mmap, mbind) or an EFAULT before a harness error or timeout, before a
  * signal, before a kill.
  */
 static const char *const outcome_order[] = {
-	"completed", "enomem", "efault", "error", "timeout", "sigsegv", "sigbus", "killed",
+	"completed", "setup_error", "efault", "error", "timeout", "sigsegv", "sigbus", "killed",
 	"oom_killed", NULL,
 };
 

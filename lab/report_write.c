@@ -518,10 +518,9 @@ static void sec_incomplete(struct doc *d, struct run *r, const struct entries *e
 	free(done);
 	if (n) {
 		doc_table_end(d);
-		doc_para(d, NULL, "Every case runs in a forked child; these ended early. ENOMEM with 0 MiB "
-			      "means the allocation was refused outright (for thp: transparent huge "
-			      "pages unavailable in the guest); an OOM kill of bind once its nodes "
-			      "are full is the expected behaviour.");
+		doc_para(d, NULL, "Every case runs in a forked child; these ended early. setup_error "
+			      "means the case never allocated (mmap or mbind failed); an OOM kill "
+			      "of bind once its nodes are full is the expected behaviour.");
 	}
 }
 
@@ -858,20 +857,71 @@ static void sec_checks(struct doc *d, struct run *r)
 	}
 }
 
+/* a boot's rows the report leaves out (an invalid case's are named apart) */
+static bool boot_bad(const struct row *w)
+{
+	return strcmp(w->f[COL_BOOT_STATUS], "ok") && strcmp(w->f[COL_BOOT_STATUS], "invalid");
+}
+
+/* Cases tierbench marked invalid: named, with their reason, and left out. */
+static void sec_invalid(struct doc *d, struct run *r)
+{
+	static const char *const cols[] = { "bench", "policy", "nodes", "page size", "scenario",
+					    "boot", "outcome", "reason" };
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct row *w = &r->rows[i];
+		const char *o = row_outcome(w);
+		struct sbuf why = { 0 };
+
+		if (!o || !case_is_invalid(o) || strcmp(w->f[COL_BOOT_STATUS], "invalid"))
+			continue;
+		if (!n++) {
+			doc_heading(d, 2, "invalid", "Invalid cases (left out of every table and figure)");
+			doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+		}
+		for (size_t j = 0; j < r->nrows; j++) {
+			const struct row *x = &r->rows[j];
+
+			if (!strncmp(x->f[COL_METRIC], "invalid_", 8) &&
+			    !strcmp(x->f[COL_BOOT_ID], w->f[COL_BOOT_ID]) &&
+			    !strcmp(x->f[COL_BENCH], w->f[COL_BENCH]) &&
+			    !strcmp(x->f[COL_POLICY], w->f[COL_POLICY]) &&
+			    !strcmp(x->f[COL_NODES], w->f[COL_NODES]) &&
+			    !strcmp(x->f[COL_PAGESIZE], w->f[COL_PAGESIZE]) &&
+			    !strcmp(x->f[COL_SCENARIO], w->f[COL_SCENARIO]))
+				sb_printf(&why, "%s%s", why.s ? ", " : "", x->f[COL_METRIC] + 8);
+		}
+		doc_row_start(d);
+		doc_cell(d, w->f[COL_BENCH]);
+		doc_cell(d, w->f[COL_POLICY]);
+		doc_cell(d, w->f[COL_NODES]);
+		doc_cell(d, w->f[COL_PAGESIZE]);
+		doc_cell(d, w->f[COL_SCENARIO]);
+		doc_cell(d, w->f[COL_BOOT_ID]);
+		doc_cell(d, o);
+		doc_cell(d, why.s ? why.s : "-");
+		doc_row_end(d);
+		sb_free(&why);
+	}
+	if (n)
+		doc_table_end(d);
+}
+
 static void sec_boot_problems(struct doc *d, struct run *r)
 {
 	struct strlist boots = { 0 };
 
 	for (size_t i = 0; i < r->nrows; i++)
-		if (strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok"))
+		if (boot_bad(&r->rows[i]))
 			sl_add(&boots, r->rows[i].f[COL_BOOT_ID]);
 	for (size_t b = 0; b < boots.n; b++) {
 		size_t n = 0;
 		const char *status = "";
 
 		for (size_t i = 0; i < r->nrows; i++)
-			if (!strcmp(r->rows[i].f[COL_BOOT_ID], boots.v[b]) &&
-			    strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok")) {
+			if (!strcmp(r->rows[i].f[COL_BOOT_ID], boots.v[b]) && boot_bad(&r->rows[i])) {
 				n++;
 				status = r->rows[i].f[COL_BOOT_STATUS];
 			}
@@ -1007,6 +1057,7 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 	sb_free(&rec);
 	tcg_caveat(d, r);
 	sec_boot_problems(d, r);
+	sec_invalid(d, r);
 	sec_headline(d, r, e, h);
 	sec_incomplete(d, r, e);
 	sec_latency(d, r, e);

@@ -29,7 +29,7 @@ do for [fmt in "svg png"] {
 	plot ARG1 using 1:2:(0.5):(0.5):3:xtic(5):ytic(6) with boxxyerror lc rgb variable notitle, \
 	     '' using 1:2:4 with labels font ",9" notitle, \
 	     keyentry with boxes lc rgb "#81c784" title "completed", \
-	     keyentry with boxes lc rgb "#ffd54f" title "enomem, efault", \
+	     keyentry with boxes lc rgb "#ffd54f" title "setup_error, efault", \
 	     keyentry with boxes lc rgb "#ffb74d" title "sigbus, sigsegv", \
 	     keyentry with boxes lc rgb "#e57373" title "oom_killed, killed", \
 	     keyentry with boxes lc rgb "#b39ddb" title "timeout, error", \
