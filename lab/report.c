@@ -631,6 +631,19 @@ static void lat_text(const struct lat_cell *c, const char *unit, struct sbuf *b)
  * each against the others, claiming a difference only where the intervals
  * are disjoint, and saying how much such an interval is worth.
  */
+/*
+ * A policy survived the OOM test only when its OOM cases ran and every one
+ * completed: a setup_error, an EFAULT or no OOM row at all is no survival.
+ * Without any OOM row in the run, OOM behaviour was not measured and does
+ * not decide.
+ */
+bool oom_survivor(const struct headline_line *l, bool any_oom)
+{
+	if (!any_oom)
+		return true;
+	return l->oom_tests > 0 && l->oom_done == l->oom_tests;
+}
+
 void recommendation(struct run *r, const struct entries *e, const struct headline *h,
 		    struct sbuf *b)
 {
@@ -649,10 +662,8 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		const struct headline_line *l = &h->lines[i];
 		double score = h->have_fill ? l->fill_mib : l->pref;
 
-		/* a survivor ran its OOM cases and completed every one */
-		cand[i] = (refs_only || !policy_is_reference(e->v[i].policy)) && !l->oom_bad &&
-			  (!any_oom || (l->oom_tests && l->oom_done == l->oom_tests)) &&
-			  !isnan(score);
+		cand[i] = (refs_only || !policy_is_reference(e->v[i].policy)) &&
+			  oom_survivor(l, any_oom) && !isnan(score);
 		if (cand[i] && (top < 0 || score > (h->have_fill ? h->lines[top].fill_mib
 								 : h->lines[top].pref)))
 			top = (ssize_t)i;

@@ -812,7 +812,7 @@ static bool same_case(const struct row *a, const struct row *b)
  * its rows take the status "invalid", which every table and figure leaves
  * out as it does a failed boot's, and its histograms are dropped.
  */
-static void mark_invalid_cases(struct run *r)
+void mark_invalid_cases(struct run *r)
 {
 	static const char invalid[] = "invalid";
 

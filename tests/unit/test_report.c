@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "report.h"
 #include "report_int.h"
+#include "util.h"
 
 static int parse(const char *text, struct csv *c, char *err, size_t n)
 {
@@ -158,12 +159,16 @@ TEST(report_escaping_and_base64)
 TEST(report_oom_and_policy_order)
 {
 	/* tierbench's words (bench/README.md), best first */
-	CHECK(oom_outcome_rank("completed") < oom_outcome_rank("enomem"));
-	CHECK(oom_outcome_rank("enomem") < oom_outcome_rank("sigbus"));
+	CHECK(oom_outcome_rank("completed") < oom_outcome_rank("setup_error"));
+	CHECK(oom_outcome_rank("setup_error") < oom_outcome_rank("sigbus"));
 	CHECK(oom_outcome_rank("sigbus") < oom_outcome_rank("oom_killed"));
 	CHECK(oom_outcome_rank("weird") > oom_outcome_rank("oom_killed"));
 	CHECK(!outcome_is_bad("completed"));
-	CHECK(!outcome_is_bad("enomem"));
+	CHECK(!outcome_is_bad("setup_error"));	/* not a kill; no survival either */
+	/* the old word for a setup failure is no longer tierbench's: ranked unknown */
+	CHECK(oom_outcome_rank("enomem") == oom_outcome_rank("weird"));
+	CHECK(case_is_invalid("invalid") && case_is_invalid("killed_other"));
+	CHECK(!case_is_invalid("oom_killed") && !case_is_invalid("setup_error"));
 	CHECK(!outcome_is_bad("efault"));
 	CHECK(outcome_is_bad("timeout"));
 	CHECK(outcome_is_bad("sigsegv"));
@@ -293,7 +298,7 @@ TEST(report_recommendation_is_honest)
 		mkrow("oom", "bind", "pmem:1", "4k", "-", "oom_constraint_memory_policy", "1"),
 		mkrow("oom", "bind", "pmem:1", "2m", "-", "outcome_sigbus", "1"),
 		mkrow("oom", "preferred", "pmem:1", "4k", "-", "outcome_completed", "1"),
-		mkrow("oom", "preferred", "pmem:1", "thp", "-", "outcome_enomem", "1"),
+		mkrow("oom", "preferred", "pmem:1", "thp", "-", "outcome_setup_error", "1"),
 		mkrow("oom", "preferred-many", "pmem:1+3", "4k", "-", "outcome_completed", "1"),
 		/* a second boot: the wall clock's other mode for bind and preferred */
 		(mk_boot = "b2", mkrow("latency", "bind", "pmem:1", "4k", "free", "p50", "10752")),
@@ -329,7 +334,10 @@ TEST(report_recommendation_is_honest)
 	CHECK_NEAR(h.lines[0].pref, 1.0, 1e-9);
 	CHECK(h.lines[0].oom_tests == 2 && h.lines[0].oom_bad == 2);
 	CHECK_STR(h.lines[0].oom_worst, "oom_killed");
-	CHECK(h.lines[1].oom_bad == 0);	/* ENOMEM is not a kill */
+	CHECK(h.lines[1].oom_bad == 0);	/* a setup error is not a kill */
+	CHECK(h.lines[1].oom_tests == 2 && h.lines[1].oom_done == 1);
+	CHECK(!oom_survivor(&h.lines[1], true));	/* ... nor a survival */
+	CHECK(oom_survivor(&h.lines[2], true));
 	CHECK_NEAR(h.lines[1].fill_mib, 24, 1e-9);	/* 16 + 8 + 0 */
 	CHECK_NEAR(h.lines[1].fill_first, 32, 0);
 	CHECK_NEAR(h.lines[2].fill_mib, 44, 1e-9);	/* 16 + 16 + 12 */
@@ -346,7 +354,7 @@ TEST(report_recommendation_is_honest)
 	b.len = 0;
 	recommendation(&r, &e, &h, &b);
 	/* preferred-many put 20 MiB more on its nodes: more than one 16 MiB step */
-	CHECK(strstr(b.s, "**preferred-many pmem:1+3**: it was not killed") != NULL);
+	CHECK(strstr(b.s, "**preferred-many pmem:1+3**: it completed every OOM test it ran") != NULL);
 	CHECK(strstr(b.s, "(tied)") == NULL);
 	CHECK(strstr(b.s, "bind pmem:1 never put a page outside its nodes, but was oom_killed (4k), "
 			  "sigbus (2m)") != NULL);
@@ -508,4 +516,80 @@ TEST(report_verdict_icount_aa)
 	recommend(rows, n, &b);
 	CHECK(strstr(b.s, "higher than") == NULL);
 	sb_free(&b);
+}
+
+/* #17: a policy is an OOM survivor only when its OOM cases ran and completed. */
+TEST(report_survivor_needs_completed_oom_cases)
+{
+	struct headline_line none = { 0 }, done = { 0 }, setup = { 0 };
+	struct row rows[] = {
+		mkrow("fallback", "bind", "pmem:1", "4k", "full", "preferred_frac", "0.5"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "preferred_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1", "4k", "full", "preferred_frac", "0.9"),
+		mkrow("oom", "bind", "pmem:1", "4k", "-", "outcome_completed", "1"),
+		/* preferred's only OOM case never allocated: the best placement, no survival */
+		mkrow("oom", "preferred", "pmem:1", "4k", "-", "outcome_setup_error", "1"),
+		/* preferred-many has no OOM row at all */
+	};
+	struct run r = { 0 };
+	struct entries e;
+	struct headline h;
+	struct sbuf b = { 0 };
+
+	done.oom_tests = done.oom_done = 2;
+	setup.oom_tests = 1;
+	CHECK(oom_survivor(&done, true));
+	CHECK(!oom_survivor(&setup, true));
+	CHECK(!oom_survivor(&none, true));	/* no OOM case ran */
+	CHECK(oom_survivor(&none, false));	/* OOM not measured in this run */
+	r.rows = rows;
+	r.nrows = sizeof(rows) / sizeof(rows[0]);
+	collect_entries(&r, &e);
+	compute_headline(&r, &e, &h);
+	recommendation(&r, &e, &h, &b);
+	CHECK(strstr(b.s, "**bind pmem:1**: it completed every OOM test it ran") != NULL);
+	CHECK(strstr(b.s, "**preferred pmem:1**") == NULL);
+	CHECK(strstr(b.s, "**preferred-many pmem:1**") == NULL);
+	sb_free(&b);
+	headline_free(&h);
+	entries_free(&e);
+}
+
+/* #17: an invalid case's rows and histograms are left out; others stay. */
+TEST(report_invalid_cases_left_out)
+{
+	struct row rows[] = {
+		mkrow("latency", "bind", "pmem:1", "4k", "pressure", "p50", "10752"),
+		mkrow("latency", "bind", "pmem:1", "4k", "pressure", "outcome_invalid", "1"),
+		mkrow("latency", "bind", "pmem:1", "4k", "pressure", "invalid_filler_gone", "1"),
+		mkrow("latency", "bind", "pmem:1", "4k", "full", "p50", "9000"),
+		mkrow("latency", "bind", "pmem:1", "4k", "full", "outcome_completed", "1"),
+		mkrow("oom", "preferred", "pmem:1", "4k", "-", "outcome_killed_other", "1"),
+		mkrow("oom", "preferred", "pmem:1", "4k", "-", "mib_obtained", "100"),
+		mkrow("oom", "preferred", "pmem:1", "thp", "-", "mib_obtained", "90"),
+	};
+	struct run r = { 0 };
+
+	r.rows = rows;
+	r.nrows = sizeof(rows) / sizeof(rows[0]);
+	r.hists = xcalloc(2, sizeof(*r.hists));
+	CHECK(hist_parse("HIST bench=latency policy=bind nodes=pmem:1 pagesize=4k scenario=pressure "
+			 "rep=0 unit=ns buckets=1024:3", "b1", &r.hists[0]) == 0);
+	CHECK(hist_parse("HIST bench=latency policy=bind nodes=pmem:1 pagesize=4k scenario=full "
+			 "rep=0 unit=ns buckets=1024:3", "b1", &r.hists[1]) == 0);
+	r.nhists = 2;
+	mark_invalid_cases(&r);
+	for (size_t i = 0; i < 3; i++)
+		CHECK_STR(rows[i].f[COL_BOOT_STATUS], "invalid");
+	CHECK_STR(rows[3].f[COL_BOOT_STATUS], "ok");
+	CHECK_STR(rows[4].f[COL_BOOT_STATUS], "ok");
+	CHECK_STR(rows[5].f[COL_BOOT_STATUS], "invalid");
+	CHECK_STR(rows[6].f[COL_BOOT_STATUS], "invalid");
+	CHECK_STR(rows[7].f[COL_BOOT_STATUS], "ok");	/* another page size: another case */
+	CHECK(r.nhists == 1);
+	if (r.nhists == 1)
+		CHECK_STR(r.hists[0].scenario, "full");
+	for (size_t i = 0; i < r.nhists; i++)
+		hist_free(&r.hists[i]);
+	free(r.hists);
 }
