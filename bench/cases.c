@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 
 #define MIB (1024UL * 1024)
 
@@ -67,10 +68,15 @@ void scenario_end(struct filler *f)
 }
 
 /* Why the scenario of @f is broken now, or NULL. */
-static const char *scenario_broken(const struct filler *f, char *why, size_t len)
+static const char *scenario_broken(struct filler *f, char *why, size_t len)
 {
 	if (!filler_alive(f)) {
-		snprintf(why, len, "filler_gone: the filler (pid %d) is no longer alive", f->pid);
+		if (f->reaped && WIFSIGNALED(f->status))
+			snprintf(why, len, "filler_gone: the filler (pid %d) was killed by signal %d",
+				 f->pid, WTERMSIG(f->status));
+		else
+			snprintf(why, len, "filler_gone: the filler (pid %d) is no longer alive",
+				 f->pid);
 		return why;
 	}
 	ns_for_each(n, &f->nodes) {
@@ -137,14 +143,18 @@ enum outcome run_case(const struct opts *o, const struct rowkey *k, struct fille
 	oc = run_child(fn, arg, sh, timeout_secs, &sig);
 	if (oc == OUT_KILLED_OTHER || !filled)
 		return oc;
-	/* let a dead child's pages reach the free lists before looking */
-	if (scenario_broken(f, why, sizeof(why))) {
+	/*
+	 * Let a dead child's pages reach the free lists before judging: the
+	 * OOM reaper and the per-CPU lists drain asynchronously (up to 1 s).
+	 */
+	for (int i = 0; scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why)); i++) {
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 
-		nanosleep(&ts, NULL);
-		if (scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why)))
+		if (i == 20 || !filler_alive(f))
 			return OUT_INVALID;
+		nanosleep(&ts, NULL);
 	}
+	sh->invalid_why[0] = 0;
 	return oc;
 }
 
@@ -215,6 +225,12 @@ void report_outcome(const struct rowkey *k, enum outcome oc,
 	snprintf(metric, sizeof(metric), "outcome_%s", outcome_names[oc]);
 	out_row(k, metric, 1, "flag");
 	out_row(k, "oom_kill_delta", (double)sh->oom_kill_delta, "count");
+	/* huge and base faults of a THP case, counted by the kernel (#17) */
+	if (!strcmp(k->pagesize, "thp") && sh->thp_fault_alloc_delta >= 0 &&
+	    sh->thp_fault_fallback_delta >= 0) {
+		out_row(k, "thp_fault_alloc_delta", (double)sh->thp_fault_alloc_delta, "count");
+		out_row(k, "thp_fault_fallback_delta", (double)sh->thp_fault_fallback_delta, "count");
+	}
 	if (oc == OUT_INVALID || oc == OUT_KILLED_OTHER) {
 		/* "free_out_of_band: ..." -> row invalid_free_out_of_band */
 		snprintf(metric, sizeof(metric), "invalid_%.*s",

@@ -27,14 +27,6 @@
 #define MIB (1024UL * 1024)
 #define HUGE_2M (2 * MIB)
 
-const char *const outcome_names[OUT_COUNT] = {
-	[OUT_COMPLETED] = "completed", [OUT_OOM_KILLED] = "oom_killed",
-	[OUT_KILLED] = "killed", [OUT_KILLED_OTHER] = "killed_other",
-	[OUT_SIGBUS] = "sigbus", [OUT_SIGSEGV] = "sigsegv",
-	[OUT_SETUP_ERROR] = "setup_error", [OUT_EFAULT] = "efault",
-	[OUT_ERROR] = "error", [OUT_TIMEOUT] = "timeout",
-	[OUT_INVALID] = "invalid",
-};
 
 size_t page_bytes(enum pagesize ps)
 {
@@ -248,6 +240,8 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 
 	f->pid = -1;
 	f->mib = 0;
+	f->reaped = false;
+	f->status = 0;
 	f->nodes = *nodes;
 	if (pipe(pfd)) {
 		msg("filler: pipe: %s", strerror(errno));
@@ -298,7 +292,7 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 		long now = node_free_pcp_kib(n);
 		long lo = node_wmark_kib(n, "min") - 4096;
 
-		if (n > 63)
+		if (n > MAX_NODE)
 			break;
 		f->band_lo_kib[n] = lo > 0 ? lo : 0;
 		f->band_hi_kib[n] = (now > target ? now : target) + 8192;
@@ -313,14 +307,26 @@ long node_free_pcp_kib(int node)
 	return node_meminfo_kib(node, "MemFree") + (pcp > 0 ? pcp : 0);
 }
 
-bool filler_alive(const struct filler *f)
+bool filler_alive(struct filler *f)
 {
-	return f->pid > 0 && waitpid(f->pid, NULL, WNOHANG) == 0;
+	int w;
+
+	if (f->pid <= 0 || f->reaped)
+		return false;
+	w = waitpid(f->pid, &f->status, WNOHANG);
+	if (w == 0)
+		return true;
+	if (w < 0)
+		msg("filler: waitpid %d: %s", f->pid, strerror(errno));
+	/* gone: never signal its pid again, it may be another task's by now */
+	f->reaped = true;
+	live_del(f->pid);
+	return false;
 }
 
 void filler_stop(struct filler *f)
 {
-	if (f->pid > 0) {
+	if (f->pid > 0 && !f->reaped) {
 		kill(f->pid, SIGKILL);
 		waitpid(f->pid, NULL, 0);
 		live_del(f->pid);
@@ -361,17 +367,15 @@ int kmsg_open(void)
  * "oom-kill:constraint=<C>,...,pid=<pid>,".  Notes whether @pid was a
  * victim, its constraint, and the first other victim.
  */
-static void kmsg_scan_oom(int fd, int pid, bool *victim, int *other,
-			  char *constraint, size_t len)
+static void kmsg_scan_oom(int fd, int pid, struct case_oom *s, char *constraint, size_t len)
 {
-	char rec[8192], pidkey[32];
+	char rec[8192];
 	ssize_t n;
 
 	if (fd < 0)
 		return;
-	snprintf(pidkey, sizeof(pidkey), ",pid=%d,", pid);
 	for (;;) {
-		char *c, *k;
+		int v;
 
 		n = read(fd, rec, sizeof(rec) - 1);
 		if (n < 0 && errno == EPIPE)
@@ -379,20 +383,12 @@ static void kmsg_scan_oom(int fd, int pid, bool *victim, int *other,
 		if (n <= 0)
 			break;
 		rec[n] = 0;
-		c = strstr(rec, "oom-kill:constraint=");
-		if (c && strstr(rec, pidkey)) {
-			c += strlen("oom-kill:constraint=");
-			snprintf(constraint, len, "%.*s", (int)strcspn(c, ",\n"), c);
-		}
-		k = strstr(rec, "Killed process ");
-		if (k) {
-			int v = atoi(k + strlen("Killed process "));
-
-			if (v == pid)
-				*victim = true;
-			else if (v > 0 && !*other)
-				*other = v;
-		}
+		kmsg_oom_constraint(rec, pid, constraint, len);
+		v = kmsg_oom_victim(rec);
+		if (v == pid)
+			s->victim = true;
+		else if (v > 0 && !s->other)
+			s->other = v;
 	}
 }
 
@@ -402,7 +398,9 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 	int kfd = kmsg_open(), status = 0, pid;
 	uint64_t t0 = now_ns(), deadline = t0 + (uint64_t)timeout_secs * 1000000000u;
 	long long oom0 = vmstat_get("oom_kill"), oom1;
-	bool victim = false;
+	long long thp_alloc0 = vmstat_get("thp_fault_alloc");
+	long long thp_fb0 = vmstat_get("thp_fault_fallback");
+	struct case_oom seen = { 0 };
 	enum outcome oc;
 
 	*sig_out = 0;
@@ -437,6 +435,8 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 			break;
 		if (w < 0 && errno != EINTR) {
 			msg("waitpid %d: %s", pid, strerror(errno));
+			if (kfd >= 0)
+				close(kfd);
 			return OUT_ERROR;
 		}
 		if (now_ns() > deadline) {
@@ -455,47 +455,27 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 	sh->secs = (double)(now_ns() - t0) / 1e9;
 	oom1 = vmstat_get("oom_kill");
 	sh->oom_kill_delta = oom0 >= 0 && oom1 >= 0 ? oom1 - oom0 : 0;
+	seen.kill_delta = sh->oom_kill_delta;
+	sh->thp_fault_alloc_delta = vmstat_delta("thp_fault_alloc", thp_alloc0);
+	sh->thp_fault_fallback_delta = vmstat_delta("thp_fault_fallback", thp_fb0);
 	/* the log follows the kill: give printk a moment to name every victim */
 	for (int i = 0; i < 40; i++) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-		kmsg_scan_oom(kfd, pid, &victim, &sh->oom_victim_other,
-			      sh->oom_constraint, sizeof(sh->oom_constraint));
-		if (sh->oom_kill_delta == (victim ? 1 : 0) + (sh->oom_victim_other ? 1 : 0) &&
-		    (!victim || sh->oom_constraint[0]))
-			break;
-		if (!sh->oom_kill_delta)
+		kmsg_scan_oom(kfd, pid, &seen, sh->oom_constraint, sizeof(sh->oom_constraint));
+		if (!seen.kill_delta ||
+		    (case_oom_complete(&seen) && (!seen.victim || sh->oom_constraint[0])))
 			break;
 		nanosleep(&ts, NULL);
 	}
-	if (WIFEXITED(status)) {
-		switch (WEXITSTATUS(status)) {
-		case 0: oc = OUT_COMPLETED; break;
-		case 3: oc = OUT_SETUP_ERROR; break;
-		case 4: oc = OUT_EFAULT; break;
-		default: oc = OUT_ERROR;
-		}
-	} else if (WIFSIGNALED(status)) {
+	if (WIFSIGNALED(status))
 		*sig_out = WTERMSIG(status);
-		switch (WTERMSIG(status)) {
-		case SIGBUS: oc = OUT_SIGBUS; break;
-		case SIGSEGV: oc = OUT_SIGSEGV; break;
-		case SIGKILL:
-			oc = victim && sh->oom_kill_delta > 0 ? OUT_OOM_KILLED : OUT_KILLED;
-			break;
-		default: oc = OUT_ERROR;
-		}
-	} else {
-		oc = OUT_ERROR;
-	}
-	/* another task was the OOM victim while the case ran: not this case's result */
-	if (sh->oom_victim_other || sh->oom_kill_delta > (victim ? 1 : 0)) {
+	sh->oom_victim_other = seen.other;
+	oc = case_outcome(status, &seen);
+	if (oc == OUT_KILLED_OTHER)
 		snprintf(sh->invalid_why, sizeof(sh->invalid_why),
 			 "oom_kill rose by %lld while the case ran; victim %s%d (case pid %d)",
-			 sh->oom_kill_delta, sh->oom_victim_other ? "pid " : "not logged, ",
-			 sh->oom_victim_other, pid);
-		oc = OUT_KILLED_OTHER;
-	}
+			 seen.kill_delta, seen.other ? "pid " : "not logged, ", seen.other, pid);
 	if (kfd >= 0)
 		close(kfd);
 	return oc;

@@ -152,6 +152,13 @@ long long vmstat_get(const char *name)
 	return got;
 }
 
+long long vmstat_delta(const char *name, long long before)
+{
+	long long now = vmstat_get(name);
+
+	return now < 0 || before < 0 ? -1 : now - before;
+}
+
 long node_meminfo_kib(int node, const char *field)
 {
 	char path[128], line[256], key[64];

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "fmt.h"
 #include "hist.h"
+#include "verdict.h"
 
 /* Policies in the order every benchmark compares them. */
 enum pol {
@@ -148,6 +149,8 @@ long node_wmark_kib(int node, const char *which);	/* min/low/high, KiB */
 /* Pages on @node's per-CPU lists (zoneinfo pagesets): free, yet not in MemFree. */
 long node_pcp_kib(int node);
 long long vmstat_get(const char *name);	/* one /proc/vmstat counter, -1 if absent */
+/* vmstat_get(@name) - @before, -1 when either is unknown */
+long long vmstat_delta(const char *name, long long before);
 long nodes_free_mib(const struct nodeset *ns);
 long nodes_total_mib(const struct nodeset *ns);
 /* HMAT figure of nodeN/access0/initiators/<name>; -1 if absent. */
@@ -189,11 +192,14 @@ double clock_overhead_ns(void);
  * OOM killer never picks it, so a BIND case's OOM falls on the case), and
  * the band each filled node's MemFree must stay in for a case to be valid.
  */
+#define MAX_NODE 63	/* per-node arrays; nodes above are not reported */
 struct filler {
 	int pid;
 	long mib;
+	bool reaped;			/* filler_alive() found it gone and reaped it */
+	int status;			/* its wait status then */
 	struct nodeset nodes;		/* the filled nodes */
-	long band_lo_kib[64], band_hi_kib[64];
+	long band_lo_kib[MAX_NODE + 1], band_hi_kib[MAX_NODE + 1];
 };
 /* Children take SIGTERM/SIGINT by default: only the harness reports. */
 void child_signals(void);
@@ -201,17 +207,11 @@ void child_signals(void);
 void children_kill(void);
 int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib);
 void filler_stop(struct filler *f);
-bool filler_alive(const struct filler *f);
+/* Is the filler still there?  A dead one is reaped here (f->status). */
+bool filler_alive(struct filler *f);
 /* MemFree + per-CPU list pages of @node: what a case's band is checked on. */
 long node_free_pcp_kib(int node);
 
-/* Result of a case run in a forked child. */
-enum outcome {
-	OUT_COMPLETED, OUT_OOM_KILLED, OUT_KILLED, OUT_KILLED_OTHER, OUT_SIGBUS,
-	OUT_SIGSEGV, OUT_SETUP_ERROR, OUT_EFAULT, OUT_ERROR, OUT_TIMEOUT,
-	OUT_INVALID, OUT_COUNT
-};
-extern const char *const outcome_names[OUT_COUNT];
 struct shared {
 	volatile long pages_done;	/* progress, updated by the child */
 	volatile int errno_seen;
@@ -221,6 +221,8 @@ struct shared {
 	long long oom_kill_delta;	/* /proc/vmstat oom_kill around the child */
 	int oom_victim_other;		/* a victim that was not the child, or 0 */
 	char invalid_why[200];		/* why the case is OUT_INVALID */
+	/* /proc/vmstat thp_fault_alloc, thp_fault_fallback around the child; -1 unknown */
+	long long thp_fault_alloc_delta, thp_fault_fallback_delta;
 	double secs;			/* fork to reap */
 	double result[8];
 	long per_node[64];		/* 4 KiB-page equivalents per node */
@@ -246,7 +248,6 @@ long smaps_anon_huge_kib(void *addr);
 void model_rows(const struct rowkey *k, const struct opts *o, const long *per_node);
 
 /* ---- shared case plumbing (cases.c) ---- */
-#define MAX_NODE 63	/* per-node arrays; nodes above are not reported */
 /* Why a scenario cannot run here, or NULL; starts the filler it needs. */
 /* Rows (bench @bench, policy -): filler_mib and free_mib_node<N> after it. */
 const char *scenario_begin(const struct opts *o, const char *bench,
