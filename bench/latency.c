@@ -40,8 +40,10 @@ static int lat_child(void *arg, struct shared *sh)
 {
 	const struct lat_case *c = arg;
 	const struct opts *o = c->o;
-	size_t len = (size_t)o->mib * MIB, page = page_bytes(c->ps);
+	size_t len = (size_t)o->mib * MIB, page = page_bytes(c->ps), stride = touch_stride(c->ps);
 	struct hist *all = malloc(sizeof(*all)), *rep = malloc(sizeof(*rep));
+	/* THP: faults that mapped a huge page, and base-page faults (fallbacks) */
+	struct hist *huge = malloc(sizeof(*huge)), *base = malloc(sizeof(*base));
 	double *p50 = calloc((size_t)o->reps, sizeof(double));
 	long per_node[MAX_NODE + 1];
 	struct nodeset polnodes;
@@ -52,11 +54,13 @@ static int lat_child(void *arg, struct shared *sh)
 	double med;
 	int r;
 
-	if (!all || !rep || !p50 || !timed || !untimed) {
+	if (!all || !rep || !huge || !base || !p50 || !timed || !untimed) {
 		msg("latency: out of memory for histograms");
 		return 1;
 	}
 	hist_init(all);
+	hist_init(huge);
+	hist_init(base);
 	pol_nodes(c->pol, &o->preferred, &polnodes);
 	for (r = 0; r < o->reps; r++) {
 		char *p = map_region(c->ps, len);
@@ -69,21 +73,46 @@ static int lat_child(void *arg, struct shared *sh)
 		uint64_t loop0 = now_ns();
 
 		for (size_t off = 0; off < len; off += page) {
-			uint64_t t0 = now_ns();
+			uint64_t t0 = now_ns(), dt;
 
 			p[off] = 1;
-			hist_add(rep, now_ns() - t0);
+			dt = now_ns() - t0;
+			hist_add(rep, dt);
 			sh->pages_done++;
+			if (c->ps != PS_THP)
+				continue;
+			/*
+			 * Every 4 KiB of a THP region is written.  A fault that
+			 * got a huge page mapped the next 4 KiB as well; one
+			 * that fell back mapped one base page, and each of the
+			 * other 511 writes is a base-page fault of its own.
+			 */
+			if (page_resident(p + off + 4096)) {
+				hist_add(huge, dt);
+				for (size_t b = stride; b < page; b += stride) {
+					p[off + b] = 1;
+					sh->pages_done++;
+				}
+				continue;
+			}
+			hist_add(base, dt);
+			for (size_t b = stride; b < page; b += stride) {
+				t0 = now_ns();
+				p[off + b] = 1;
+				dt = now_ns() - t0;
+				hist_add(rep, dt);
+				hist_add(base, dt);
+				sh->pages_done++;
+			}
 		}
-		timed[r] = (double)(now_ns() - loop0) / (double)(len / page);
+		timed[r] = (double)(now_ns() - loop0) / (double)(len / stride);
 		if (c->via == VIA_TASK)
 			sys_set_mempolicy(MPOL_DEFAULT, NULL);
 		out_hist(&c->k, r, rep);
 		hist_merge(all, rep);
 		p50[r] = (double)hist_quantile(rep, 0.5);
 		if (r == o->reps - 1) {
-			if (placement(p, len, c->ps == PS_4K ? 4096 : page, per_node,
-				      MAX_NODE) > 0) {
+			if (placement(p, len, stride, per_node, MAX_NODE) > 0) {
 				out_row(&c->k, "inside_frac", frac_in(per_node, &polnodes), "ratio");
 				out_row(&c->k, "preferred_frac",
 					frac_in(per_node, &o->preferred), "ratio");
@@ -109,9 +138,9 @@ static int lat_child(void *arg, struct shared *sh)
 			if (p && !pol_apply(c->pol, c->via, &o->preferred, p, len)) {
 				uint64_t u0 = now_ns();
 
-				for (size_t off = 0; off < len; off += page)
+				for (size_t off = 0; off < len; off += stride)
 					((volatile char *)p)[off] = 1;
-				untimed[pairs] = (double)(now_ns() - u0) / (double)(len / page);
+				untimed[pairs] = (double)(now_ns() - u0) / (double)(len / stride);
 				timed[pairs] = timed[r];
 				pairs++;
 			}
@@ -130,6 +159,19 @@ static int lat_child(void *arg, struct shared *sh)
 		out_row(&c->k, "harness_overhead_ratio", t / u, "ratio");
 	}
 	out_row(&c->k, "count", (double)all->count, "pages");
+	if (c->ps == PS_THP) {
+		/* faults, not pages: a huge fault maps 512 base pages at once */
+		out_row(&c->k, "huge_fault_count", (double)huge->count, "faults");
+		out_row(&c->k, "base_fault_count", (double)base->count, "faults");
+		if (huge->count) {
+			out_row(&c->k, "huge_fault_p50", (double)hist_quantile(huge, 0.50), out_time_unit());
+			out_row(&c->k, "huge_fault_mean", hist_mean(huge), out_time_unit());
+		}
+		if (base->count) {
+			out_row(&c->k, "base_fault_p50", (double)hist_quantile(base, 0.50), out_time_unit());
+			out_row(&c->k, "base_fault_mean", hist_mean(base), out_time_unit());
+		}
+	}
 	out_row(&c->k, "mean", hist_mean(all), out_time_unit());
 	out_row(&c->k, "p50", (double)hist_quantile(all, 0.50), out_time_unit());
 	out_row(&c->k, "p90", (double)hist_quantile(all, 0.90), out_time_unit());
@@ -145,6 +187,8 @@ static int lat_child(void *arg, struct shared *sh)
 	out_row(&c->k, "reps", o->reps, "count");
 	free(all);
 	free(rep);
+	free(huge);
+	free(base);
 	free(p50);
 	free(timed);
 	free(untimed);
@@ -201,7 +245,7 @@ static int run_latency(const struct opts *o)
 						first = p;
 					memset(sh, 0, sizeof(*sh));
 					oc = run_case(o, &c.k, &f, lat_child, &c, sh, 600);
-					report_outcome(&c.k, oc, sh, page_bytes(ps));
+					report_outcome(&c.k, oc, sh, touch_stride(ps));
 				}
 			}
 			if (ps == PS_2M)

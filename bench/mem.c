@@ -28,6 +28,23 @@
 #define HUGE_2M (2 * MIB)
 
 
+size_t touch_stride(enum pagesize ps)
+{
+	return ps == PS_2M ? page_bytes(ps) : 4096;
+}
+
+bool page_resident(const void *addr)
+{
+	unsigned char v = 0;
+	uintptr_t a = (uintptr_t)addr & ~(uintptr_t)4095;
+
+	if (mincore((void *)a, 4096, &v)) {
+		msg("mincore %p: %s", (void *)a, strerror(errno));
+		return false;
+	}
+	return v & 1;
+}
+
 size_t page_bytes(enum pagesize ps)
 {
 	return ps == PS_4K ? 4096 : HUGE_2M;

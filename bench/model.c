@@ -29,15 +29,15 @@ struct model_case {
 static int model_child(void *arg, struct shared *sh)
 {
 	const struct model_case *c = arg;
-	size_t len = (size_t)c->o->mib * MIB, page = page_bytes(c->ps);
+	size_t len = (size_t)c->o->mib * MIB, stride = touch_stride(c->ps);
 	char *p = map_region(c->ps, len);
 
 	if (!p)
 		return 3;
 	if (pol_apply(c->pol, VIA_MBIND, &c->o->preferred, p, len))
 		return 3;
-	touch_pages(p, len, page, sh);
-	if (placement(p, len, c->ps == PS_4K ? 4096 : page, sh->per_node, MAX_NODE) <= 0)
+	touch_pages(p, len, stride, sh);
+	if (placement(p, len, stride, sh->per_node, MAX_NODE) <= 0)
 		return 1;
 	munmap(p, len);
 	return 0;
@@ -118,7 +118,7 @@ static int run_model(const struct opts *o)
 			memset(sh, 0, sizeof(*sh));
 			oc = run_child(model_child, &c, sh, 300, &sig);
 			if (oc != OUT_COMPLETED) {
-				report_outcome(&k, oc, sh, page_bytes(ps));
+				report_outcome(&k, oc, sh, touch_stride(ps));
 				continue;
 			}
 			model_rows(&k, o, sh->per_node);

@@ -33,21 +33,12 @@ struct oom_case {
 	long mib;
 };
 
-/*
- * One write per 4 KiB, also for THP: where a huge page cannot be had the
- * fault falls back to a base page, and one write per 2 MiB would then take
- * 4 KiB of each 2 MiB asked for -- a "completed" BIND case that never
- * reached its nodes' capacity.  hugetlb pages are all or nothing.
- */
-static size_t oom_stride(enum pagesize ps)
-{
-	return ps == PS_2M ? page_bytes(ps) : 4096;
-}
+/* One write per touch_stride(): 4 KiB, THP included (tb.h). */
 
 static int oom_child(void *arg, struct shared *sh)
 {
 	const struct oom_case *c = arg;
-	size_t len = (size_t)c->mib * MIB, stride = oom_stride(c->ps);
+	size_t len = (size_t)c->mib * MIB, stride = touch_stride(c->ps);
 	long total;
 	char *p;
 
@@ -151,9 +142,9 @@ static int run_oom(const struct opts *o)
 			    pol_names[p], pagesize_names[ps], c.mib, total_p);
 			oc = run_case(o, &k, NULL, oom_child, &c, sh, 600);
 			out_row(&k, "asked", (double)c.mib, "MiB");
-			report_outcome(&k, oc, sh, oom_stride(ps));
+			report_outcome(&k, oc, sh, touch_stride(ps));
 			out_row(&k, "mib_obtained",
-				(double)sh->pages_done * (double)oom_stride(ps) / (double)MIB, "MiB");
+				(double)sh->pages_done * (double)touch_stride(ps) / (double)MIB, "MiB");
 			out_row(&k, "secs_to_outcome", sh->secs, "s");
 			if (ps == PS_4K && p == POL_BIND)
 				tap(oc == OUT_OOM_KILLED &&
@@ -165,7 +156,7 @@ static int run_oom(const struct opts *o)
 				tap(oc == OUT_OOM_KILLED,
 				    "oom bind/thp past its nodes: OOM-killed once huge and base pages run out (got %s after %.0f MiB)",
 				    outcome_names[oc],
-				    (double)sh->pages_done * (double)oom_stride(ps) / (double)MIB);
+				    (double)sh->pages_done * (double)touch_stride(ps) / (double)MIB);
 			if (ps == PS_2M && p == POL_BIND)
 				tap(oc == OUT_SIGBUS,
 				    "oom bind/2m past its nodes' pools: SIGBUS at the first page they lack (got %s)",

@@ -181,6 +181,15 @@ int hugetlb_reserve(int node, long pages, long *got);
 
 /* ---- memory plumbing (mem.c) ---- */
 size_t page_bytes(enum pagesize ps);
+/*
+ * What a case writes and counts placement at: 4 KiB, THP included (a THP
+ * fault that finds no huge page maps one 4 KiB base page, so one write per
+ * 2 MiB would leave 511 pages untouched and placement would count 512 per
+ * probe), 2 MiB for hugetlb (a fault maps the whole page).
+ */
+size_t touch_stride(enum pagesize ps);
+/* Is the page at @addr mapped (mincore)?  For THP: did a fault map 2 MiB. */
+bool page_resident(const void *addr);
 void *map_region(enum pagesize ps, size_t len);	/* NULL + message on error */
 /* Pages per node of [addr, addr+len), stepped by @stride; returns pages seen. */
 long placement(void *addr, size_t len, size_t stride, long *per_node,
