@@ -107,10 +107,13 @@ check "headline: fill curve per policy" grep -qF 'all there until 896 MiB (906.9
 check "headline: bind never fell back, killed" grep -qF 'never fell back (896 MiB there); oom\_killed at 897.3 MiB' "$RUN/report.md"
 check "headline: modeled cost" grep -qF '|305 / 39400 |' "$RUN/report.md"
 check "one boot: no interval over boots, no claim" grep -qF 'Latencies come from one boot: there is no interval over boots and no difference is claimed (run --boots 6 for 95% intervals).' "$RUN/report.md"
-check "recommendation names the tied policies" grep -qF '<p><strong>preferred pmem:1</strong> and <strong>preferred-many pmem:1</strong> (tied)' "$RUN/report.html"
-check "recommendation says why not bind" grep -qF 'bind pmem:1 never put a page outside its nodes, but was oom\_killed (4k), sigbus (2m)' "$RUN/report.md"
-check "recommendation claims no difference from one boot" grep -qF 'It cannot be told apart from bind pmem:1 (10752 ns, not distinguishable with 1 boot; run --boots 6)' "$RUN/report.md"
 check "recommendation claims nothing higher or lower" sh -c "! grep -q -e 'is higher than' -e 'is lower than' '$RUN/report.md'"
+# Every policy's thp OOM case of this run is setup_error (THP unavailable in
+# that guest): no policy ran and completed every OOM case, so none is a
+# survivor (#17); ties and "why not bind" are covered by tests/unit.
+check "recommendation: none, no policy ran and completed every OOM test" grep -qF 'No policy can be recommended from this run: no subject policy with a placement figure ran and completed every OOM test.' "$RUN/report.md"
+check "recommendation: a setup_error is not survival (no policy named best)" sh -c "! grep -qF '(tied):' '$RUN/report.md'"
+check "recommendation still compares latencies" grep -qF 'Median fault latency (4k pages, scenario free, policy set with mbind()) of bind pmem:1' "$RUN/report.md"
 check "recommendation says how sure" grep -qF '**How sure:** each figure comes from one boot: there is no interval over boots.' "$RUN/report.md"
 check "latency table shows bind's OOM kill under full" grep -qF '|4k |full |bind pmem:1 |n/a |n/a |n/a |n/a |n/a |n/a |n/a |n/a |oom\_killed at 14.92 MiB (memory-policy constraint) |' "$RUN/report.md"
 check "latency_task has its own table" grep -qF 'Bench latency\_task: policy set with set\_mempolicy()' "$RUN/report.md"
@@ -172,6 +175,22 @@ cp "$FIXTURE/summary.csv" "$BAD/summary.csv"
 printf '{"kernel_release": "x",\n "accelerator": }\n' >"$BAD/meta.json"
 "$LABTOOL" report "$BAD" >/dev/null 2>"$TMP/err"
 check "malformed meta.json names line and column" grep -q "meta.json:2:17: expected a value" "$TMP/err"
+
+# --- #17: a case tierbench found invalid is named and left out of every table ---
+INV=$TMP/inv/dram-pmem-20261202-215445
+mkdir -p "$TMP/inv" && cp -r "$FIXTURE" "$INV"
+awk -F, -v OFS=, '{ print }
+	$2 == "latency" && $3 == "bind" && $5 == "4k" && $6 == "full" && $7 == "outcome_oom_killed" {
+		$7 = "invalid_filler_gone"; print
+		$7 = "outcome_invalid"; print }' "$FIXTURE/summary.csv" |
+	awk -F, -v OFS=, '!($2 == "latency" && $3 == "bind" && $5 == "4k" && $6 == "full" && $7 == "outcome_oom_killed")' \
+	>"$INV/summary.csv"
+if "$LABTOOL" report "$INV" >/dev/null 2>"$TMP/err"; then ok "report of a run with an invalid case exits 0"
+else not_ok "report of a run with an invalid case exits 0"; sed 's/^/# /' "$TMP/err"; fi
+check "invalid case named with its reason" grep -qF '|latency |bind |pmem:1 |4k |full |1 |invalid |filler\_gone |' "$INV/report.md"
+check "invalid case left out of the latency table" sh -c "! grep -qF '|4k |full |bind pmem:1 |' '$INV/report.md'"
+check "invalid case not counted as a boot problem" sh -c "! grep -qi 'boot 1.*invalid' '$INV/report.md'"
+check "the valid cases of that scenario stay" grep -qF '|4k |full |preferred pmem:1 |' "$INV/report.md"
 
 # --- compare: a second "kernel" whose preferred-many medians are 10% lower ---
 B=$TMP/b/dram-pmem-20261203-090000
