@@ -37,6 +37,8 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 
 	f->pid = -1;
 	f->mib = 0;
+	f->held = false;
+	f->reaped = false;
 	if (sc == SC_FREE) {
 		free_rows(bench, sc, f);
 		return NULL;
@@ -56,6 +58,7 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 		snprintf(why, len, "the filler could not fill the nodes");
 		return why;
 	}
+	f->held = true;
 	msg("scenario %s: filler pid %d holds %ld MiB, leaving ~%ld MiB per node",
 	    scenario_names[sc], f->pid, f->mib, o->headroom_mib);
 	free_rows(bench, sc, f);
@@ -64,6 +67,7 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 
 void scenario_end(struct filler *f)
 {
+	f->held = false;
 	filler_stop(f);
 }
 
@@ -117,7 +121,8 @@ enum outcome run_case(const struct opts *o, const struct rowkey *k, struct fille
 		      int (*fn)(void *arg, struct shared *sh), void *arg,
 		      struct shared *sh, int timeout_secs)
 {
-	bool filled = f && f->pid > 0;
+	/* a filler that could not be restarted leaves the scenario broken, not free */
+	bool filled = f && f->held;
 	char why[200];
 	enum outcome oc;
 	int sig;

@@ -205,6 +205,7 @@ double clock_overhead_ns(void);
 struct filler {
 	int pid;
 	long mib;
+	bool held;			/* a full/pressure scenario: cases must find it filled */
 	bool reaped;			/* filler_alive() found it gone and reaped it */
 	int status;			/* its wait status then */
 	struct nodeset nodes;		/* the filled nodes */
