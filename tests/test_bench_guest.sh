@@ -34,6 +34,46 @@ for b in oom fallback fallback-order; do
 done
 check "rows: preferred-many outcome completed" 'grep -q ",oom,preferred-many,[^,]*,4k,[^,]*,outcome_completed,1," "$sum"'
 
+# #17: scenarios hold, outcomes come from the kernel's counters, THP is honest.
+check "console: every OOM victim was a case (oom_score_adj 500), never a filler" \
+	'! grep -h "Killed process" "$run"/raw/console-*.log | grep -qv "oom_score_adj:500"'
+check "rows: no enomem outcome (a setup failure is setup_error)" '! grep -q ",outcome_enomem," "$sum"'
+check "rows: no case invalid or killed_other (the scenarios held)" \
+	'! grep -qE ",outcome_(invalid|killed_other),1," "$sum"'
+check "rows: every fallback full/pressure case records its start state" \
+	'awk -F, "\$2 == \"fallback\" && (\$6 == \"full\" || \$6 == \"pressure\") {
+		c = \$3 SUBSEP \$5 SUBSEP \$6
+		if (\$7 ~ /^outcome_/) n[c] = 1
+		if (\$7 ~ /^wmark_low_mib_node/) w[c] = 1
+		if (\$7 ~ /^start_free_mib_node/) f[c] = 1 }
+		END { for (c in n) { k++; if (!w[c] || !f[c]) exit 1 } exit !k }" "$sum"'
+check "rows: every case carries its oom_kill delta" \
+	'[ "$(grep -c ",outcome_[a-z_]*,1," "$sum")" = "$(grep -c ",oom_kill_delta," "$sum")" ]'
+# BIND on full PMEM under pressure: OOM-killed (or invalid), or it fitted:
+# completing is only right when the nodes had the asked 16 MiB (quick) above
+# min, free memory counted with the per-CPU lists' pages (MemFree does not).
+check "fallback bind/4k/pressure: oom_killed, or the 16 MiB fitted above the min watermark" \
+	'awk -F, -v nodes="$pmem" "\$2 == \"fallback\" && \$3 == \"bind\" && \$5 == \"4k\" && \$6 == \"pressure\" {
+		if (\$7 ~ /^outcome_/) oc = substr(\$7, 9)
+		if (\$7 ~ /^start_free_mib_node/) fr[substr(\$7, 20)] += \$8
+		if (\$7 ~ /^start_pcp_mib_node/) fr[substr(\$7, 19)] += \$8
+		if (\$7 ~ /^wmark_min_mib_node/) mn[substr(\$7, 19)] = \$8 }
+		END { k = split(nodes, want, \" \"); for (i = 1; i <= k; i++) room += fr[want[i]] - mn[want[i]]
+		      print \"# bind/4k/pressure: \" oc \", \" room \" MiB above min\"
+		      exit !(oc == \"oom_killed\" || oc == \"invalid\" || (oc == \"completed\" && room >= 16)) }" "$sum"'
+# A THP fault maps a huge page or falls back once per 2 MiB: with every 4 KiB
+# written, the two counters add up to the region's 2 MiB ranges.
+check "fallback thp: thp_fault_alloc + thp_fault_fallback = the 2 MiB ranges written, per case" \
+	'awk -F, "\$2 == \"fallback\" && \$5 == \"thp\" {
+		c = \$3 SUBSEP \$6
+		if (\$7 == \"thp_fault_alloc\") a[c] = \$8
+		if (\$7 == \"thp_fault_fallback\") b[c] = \$8
+		if (\$7 == \"pages_total\") t[c] = \$8 }
+		END { for (c in t) { k++; if (a[c] + b[c] != t[c] / 512) { print \"# \" c \": \" a[c] \" + \" b[c] \" vs \" t[c] / 512; bad = 1 } }
+		      exit bad || !k }" "$sum"'
+check "TAP: fallback thp cases resident in full and matching the huge faults" \
+	'grep -q "^ok .*fallback [a-z-]*/thp/.*every 4 KiB resident" "$run"/boots/*.tap'
+
 # The fill curve of preferred-many: before the first step that lands
 # mostly outside the PMEM nodes, every PMEM node has received pages.
 awk -F, -v nodes="$pmem" '
