@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "fmt.h"
 #include "hist.h"
-#include "verdict.h"
+#include "outcome.h"
 
 /* Policies in the order every benchmark compares them. */
 enum pol {

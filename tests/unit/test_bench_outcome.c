@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench/verdict.c: a case's outcome from its wait status, the oom_kill
+ * bench/outcome.c: a case's outcome from its wait status, the oom_kill
  * delta and the victims the kernel log names (#17 item 4), on records as
  * 6.12 prints them to /dev/kmsg.
  */
 #include "harness.h"
-#include "verdict.h"
+#include "outcome.h"
 
 #include <signal.h>
 
@@ -20,7 +20,7 @@ static const char dump_rec[] =
 	"6,1233,5678900,-;oom-kill:constraint=CONSTRAINT_MEMORY_POLICY,nodemask=1,cpuset=/,"
 	"mems_allowed=0-3,global_oom,task_memcg=/,task=tierbench,pid=4242,uid=0";
 
-TEST(verdict_kmsg_records)
+TEST(outcome_kmsg_records)
 {
 	char c[48] = "";
 
@@ -39,7 +39,7 @@ TEST(verdict_kmsg_records)
 	CHECK_STR(tiny, "CONSTRA");
 }
 
-TEST(verdict_exit_codes)
+TEST(outcome_exit_codes)
 {
 	struct case_oom none = { 0 };
 
@@ -57,7 +57,7 @@ TEST(verdict_exit_codes)
 		CHECK(outcome_names[i] != NULL);
 }
 
-TEST(verdict_oom_kill_matched_to_the_case)
+TEST(outcome_oom_kill_matched_to_the_case)
 {
 	struct case_oom mine = { .kill_delta = 1, .victim = true };
 	struct case_oom unnamed = { .kill_delta = 1 };

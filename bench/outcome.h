@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How a case ended, from the facts the harness gathers (pure: also built
- * for the host unit tests, tests/unit/test_bench_verdict.c).
+ * for the host unit tests, tests/unit/test_bench_outcome.c).
  */
-#ifndef TIERBENCH_VERDICT_H
-#define TIERBENCH_VERDICT_H
+#ifndef TIERBENCH_OUTCOME_H
+#define TIERBENCH_OUTCOME_H
 
 #include <stdbool.h>
 #include <stddef.h>

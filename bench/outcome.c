@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* How a case ended: exit status, OOM counter and kernel log (verdict.h). */
-#include "verdict.h"
+/* How a case ended: exit status, OOM counter and kernel log (outcome.h). */
+#include "outcome.h"
 
 #include <signal.h>
 #include <stdio.h>
