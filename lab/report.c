@@ -509,6 +509,9 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 			    strcmp(w->f[COL_NODES], n))
 				continue;
 			w->used = true;
+			/* the machine's, not the policy's: it decides nothing */
+			if (oom_case_unrunnable(r, w->f[COL_PAGESIZE], w->f[COL_SCENARIO]))
+				continue;
 			l->oom_tests++;
 			if (!strcmp(o, "completed"))
 				l->oom_done++;
@@ -632,6 +635,76 @@ static void lat_text(const struct lat_cell *c, const char *unit, struct sbuf *b)
  * are disjoint, and saying how much such an interval is worth.
  */
 /*
+ * An OOM case (page size, scenario) that no policy could set up: every
+ * policy with OOM rows in the run has this case, and every row of it is
+ * setup_error (e.g. THP unavailable in this guest).  A case that some
+ * policy did not try is not the machine's to excuse.
+ */
+static bool is_oom_row(struct row *w)
+{
+	return row_outcome(w) && is_ok(w) && !strcmp(w->f[COL_BENCH], "oom");
+}
+
+static bool oom_case_tried(struct run *r, const char *pol, const char *nodes, const char *ps,
+			   const char *sc)
+{
+	for (size_t k = 0; k < r->nrows; k++) {
+		struct row *w = &r->rows[k];
+
+		if (is_oom_row(w) && !strcmp(w->f[COL_POLICY], pol) &&
+		    !strcmp(w->f[COL_NODES], nodes) && !strcmp(w->f[COL_PAGESIZE], ps) &&
+		    !strcmp(w->f[COL_SCENARIO], sc))
+			return true;
+	}
+	return false;
+}
+
+bool oom_case_unrunnable(struct run *r, const char *ps, const char *sc)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->nrows; k++) {
+		struct row *w = &r->rows[k];
+
+		if (!is_oom_row(w))
+			continue;
+		if (!oom_case_tried(r, w->f[COL_POLICY], w->f[COL_NODES], ps, sc))
+			return false;
+		if (strcmp(w->f[COL_PAGESIZE], ps) || strcmp(w->f[COL_SCENARIO], sc))
+			continue;
+		if (strcmp(row_outcome(w), "setup_error"))
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/* "thp, 2m (scenario full)": each OOM case no policy could set up; nothing if none */
+static void unrunnable_oom_cases(struct run *r, struct sbuf *b)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->nrows; k++) {
+		struct row *w = &r->rows[k];
+		bool seen = false;
+
+		if (!is_oom_row(w) || !oom_case_unrunnable(r, w->f[COL_PAGESIZE], w->f[COL_SCENARIO]))
+			continue;
+		for (size_t j = 0; j < k && !seen; j++) {
+			struct row *v = &r->rows[j];
+
+			seen = is_oom_row(v) && !strcmp(v->f[COL_PAGESIZE], w->f[COL_PAGESIZE]) &&
+			       !strcmp(v->f[COL_SCENARIO], w->f[COL_SCENARIO]);
+		}
+		if (seen)
+			continue;
+		sb_printf(b, "%s%s", n++ ? ", " : "", w->f[COL_PAGESIZE]);
+		if (strcmp(w->f[COL_SCENARIO], "-"))
+			sb_printf(b, " (scenario %s)", w->f[COL_SCENARIO]);
+	}
+}
+
+/*
  * A policy survived the OOM test only when its OOM cases ran and every one
  * completed: a setup_error, an EFAULT or no OOM row at all is no survival.
  * Without any OOM row in the run, OOM behaviour was not measured and does
@@ -667,6 +740,16 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		if (cand[i] && (top < 0 || score > (h->have_fill ? h->lines[top].fill_mib
 								 : h->lines[top].pref)))
 			top = (ssize_t)i;
+	}
+	{
+		struct sbuf un = { 0 };
+
+		unrunnable_oom_cases(r, &un);
+		if (un.s)
+			sb_printf(b, "The OOM test %s could not be set up for any policy (setup_error "
+				     "in every case): it is this machine's, not a policy's, and decides "
+				     "nothing here.\n", un.s);
+		sb_free(&un);
 	}
 	if (top < 0) {
 		sb_puts(b, "No policy can be recommended from this run: ");

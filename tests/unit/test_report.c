@@ -555,6 +555,47 @@ TEST(report_survivor_needs_completed_oom_cases)
 	entries_free(&e);
 }
 
+/*
+ * #17: an OOM case that every policy tried and none could set up (THP
+ * unavailable in the guest) is the machine's: named, and it decides nothing.
+ * One that a policy did not try still disqualifies the one whose setup failed.
+ */
+TEST(report_oom_case_no_policy_could_set_up)
+{
+	struct row rows[] = {
+		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "preferred_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1", "4k", "full", "preferred_frac", "0.9"),
+		mkrow("oom", "preferred", "pmem:1", "4k", "-", "outcome_completed", "1"),
+		mkrow("oom", "preferred", "pmem:1", "thp", "-", "outcome_setup_error", "1"),
+		mkrow("oom", "preferred-many", "pmem:1", "4k", "-", "outcome_completed", "1"),
+		mkrow("oom", "preferred-many", "pmem:1", "thp", "-", "outcome_setup_error", "1"),
+		mkrow("oom", "preferred-many", "pmem:1", "2m", "-", "outcome_setup_error", "1"),
+	};
+	struct run r = { 0 };
+	struct entries e;
+	struct headline h;
+	struct sbuf b = { 0 };
+
+	r.rows = rows;
+	r.nrows = sizeof(rows) / sizeof(rows[0]);
+	CHECK(oom_case_unrunnable(&r, "thp", "-"));
+	CHECK(!oom_case_unrunnable(&r, "2m", "-"));	/* preferred did not try it */
+	CHECK(!oom_case_unrunnable(&r, "4k", "-"));
+	CHECK(!oom_case_unrunnable(&r, "1g", "-"));	/* no such case */
+	collect_entries(&r, &e);
+	compute_headline(&r, &e, &h);
+	CHECK(h.lines[0].oom_tests == 1 && h.lines[0].oom_done == 1);
+	CHECK(oom_survivor(&h.lines[0], true));
+	CHECK(!oom_survivor(&h.lines[1], true));	/* its 2m setup failed alone */
+	recommendation(&r, &e, &h, &b);
+	CHECK(strstr(b.s, "The OOM test thp could not be set up for any policy") != NULL);
+	CHECK(strstr(b.s, "**preferred pmem:1**: it completed every OOM test it ran") != NULL);
+	CHECK(strstr(b.s, "**preferred-many pmem:1**") == NULL);
+	sb_free(&b);
+	headline_free(&h);
+	entries_free(&e);
+}
+
 /* #17: an invalid case's rows and histograms are left out; others stay. */
 TEST(report_invalid_cases_left_out)
 {
