@@ -32,7 +32,7 @@ static void free_rows(const char *bench, enum scenario sc, const struct filler *
 const char *scenario_begin(const struct opts *o, const char *bench,
 			   enum scenario sc, struct filler *f, char *why, size_t len)
 {
-	struct nodeset fill;
+	struct nodeset fill, roomy;
 	long total;
 
 	f->pid = -1;
@@ -43,10 +43,22 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 		free_rows(bench, sc, f);
 		return NULL;
 	}
-	if (sc == SC_FULL)
+	/*
+	 * full: the preferred nodes held, the others free.  pressure: the
+	 * preferred nodes held as in full, and every other node left with
+	 * only --mib more than the headroom: an overflow fits, but only by
+	 * taking those nodes down to their watermarks (kswapd; direct
+	 * reclaim past low).
+	 */
+	ns_clear(&roomy);
+	if (sc == SC_FULL) {
 		fill = o->preferred;
-	else
+	} else {
 		mem_nodes(&fill);
+		ns_for_each(n, &fill)
+			if (!ns_has(&o->preferred, n))
+				ns_set(&roomy, n);
+	}
 	total = nodes_total_mib(&fill);
 	/* a safety net for running on a real host: never fill a big machine */
 	if (total > o->fill_cap_mib) {
@@ -54,13 +66,13 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 			 total, o->fill_cap_mib);
 		return why;
 	}
-	if (filler_start(f, &fill, o->headroom_mib)) {
+	if (filler_start(f, &fill, o->headroom_mib, &roomy, o->mib)) {
 		snprintf(why, len, "the filler could not fill the nodes");
 		return why;
 	}
 	f->held = true;
-	msg("scenario %s: filler pid %d holds %ld MiB, leaving ~%ld MiB per node",
-	    scenario_names[sc], f->pid, f->mib, o->headroom_mib);
+	msg("scenario %s: filler pid %d holds %ld MiB, leaving ~%ld MiB per node (%ld more off the preferred set)",
+	    scenario_names[sc], f->pid, f->mib, o->headroom_mib, f->roomy_mib);
 	free_rows(bench, sc, f);
 	return NULL;
 }
@@ -117,7 +129,7 @@ static void start_rows(const struct rowkey *k)
 	}
 }
 
-enum outcome run_case(const struct opts *o, const struct rowkey *k, struct filler *f,
+enum outcome run_case(const struct rowkey *k, struct filler *f,
 		      int (*fn)(void *arg, struct shared *sh), void *arg,
 		      struct shared *sh, int timeout_secs)
 {
@@ -128,12 +140,10 @@ enum outcome run_case(const struct opts *o, const struct rowkey *k, struct fille
 	int sig;
 
 	if (filled && scenario_broken(f, why, sizeof(why))) {
-		struct nodeset nodes = f->nodes;
-
 		msg("%s/%s/%s/%s: %s; filling again", k->bench, k->policy, k->pagesize,
 		    k->scenario, why);
 		filler_stop(f);
-		if (filler_start(f, &nodes, o->headroom_mib))
+		if (filler_restart(f))
 			f->pid = -1;
 	}
 	if (filled) {

@@ -266,7 +266,7 @@ static int run_fallback(const struct opts *o)
 				if (!pol_wanted(o, p, "fallback"))
 					continue;
 				memset(sh, 0, sizeof(*sh));
-				oc = run_case(o, &c.k, &f, fb_child, &c, sh, 600);
+				oc = run_case(&c.k, &f, fb_child, &c, sh, 600);
 				report_outcome(&c.k, oc, sh, touch_stride(ps));
 				if (oc != OUT_COMPLETED)
 					continue;

@@ -168,7 +168,7 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 		if (high > wmark)
 			wmark = high;
 	}
-	if (filler_start(&f, pref, o->headroom_mib + wmark)) {
+	if (filler_start(&f, pref, o->headroom_mib + wmark, NULL, 0)) {
 		tap_skip("the filler could not fill the preferred nodes", BENCH " %s:%s", o->label,
 			 ids);
 		return 0;

@@ -249,7 +249,14 @@ static long fill_node(int node, long headroom_mib)
  * would; mlock would not keep the OOM killer off the filler, and hugetlb
  * pools would take the 2m cases' own pools away.
  */
-int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib)
+/* What @f leaves on @n above its headroom. */
+static long filler_extra_mib(const struct filler *f, int n)
+{
+	return ns_has(&f->roomy, n) ? f->roomy_mib : 0;
+}
+
+int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib,
+		 const struct nodeset *roomy, long roomy_mib)
 {
 	int pfd[2];
 	long total = 0;
@@ -260,6 +267,12 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 	f->reaped = false;
 	f->status = 0;
 	f->nodes = *nodes;
+	f->headroom_mib = headroom_mib;
+	f->roomy_mib = roomy ? roomy_mib : 0;
+	if (roomy)
+		f->roomy = *roomy;
+	else
+		ns_clear(&f->roomy);
 	if (pipe(pfd)) {
 		msg("filler: pipe: %s", strerror(errno));
 		return -1;
@@ -275,7 +288,7 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 		child_signals();
 		set_oom_adj(-1000);
 		ns_for_each(n, nodes) {
-			long got = fill_node(n, headroom_mib);
+			long got = fill_node(n, headroom_mib + filler_extra_mib(f, n));
 
 			if (got < 0)
 				_exit(1);
@@ -305,7 +318,7 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 	 * moves a node far out of it.
 	 */
 	ns_for_each(n, nodes) {
-		long target = fill_target_mib(n, headroom_mib) * 1024;
+		long target = fill_target_mib(n, headroom_mib + filler_extra_mib(f, n)) * 1024;
 		long now = node_free_pcp_kib(n);
 		long lo = node_wmark_kib(n, "min") - 4096;
 
@@ -315,6 +328,13 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 		f->band_hi_kib[n] = (now > target ? now : target) + 8192;
 	}
 	return 0;
+}
+
+int filler_restart(struct filler *f)
+{
+	struct nodeset nodes = f->nodes, roomy = f->roomy;
+
+	return filler_start(f, &nodes, f->headroom_mib, &roomy, f->roomy_mib);
 }
 
 long node_free_pcp_kib(int node)

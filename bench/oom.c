@@ -140,7 +140,7 @@ static int run_oom(const struct opts *o)
 			memset(sh, 0, sizeof(*sh));
 			msg("oom %s/%s: asking for %ld MiB (preferred nodes %ld MiB)",
 			    pol_names[p], pagesize_names[ps], c.mib, total_p);
-			oc = run_case(o, &k, NULL, oom_child, &c, sh, 600);
+			oc = run_case(&k, NULL, oom_child, &c, sh, 600);
 			out_row(&k, "asked", (double)c.mib, "MiB");
 			report_outcome(&k, oc, sh, touch_stride(ps));
 			out_row(&k, "mib_obtained",

@@ -209,13 +209,22 @@ struct filler {
 	bool reaped;			/* filler_alive() found it gone and reaped it */
 	int status;			/* its wait status then */
 	struct nodeset nodes;		/* the filled nodes */
+	struct nodeset roomy;		/* of those, left roomy_mib more than the headroom */
+	long headroom_mib, roomy_mib;
 	long band_lo_kib[MAX_NODE + 1], band_hi_kib[MAX_NODE + 1];
 };
 /* Children take SIGTERM/SIGINT by default: only the harness reports. */
 void child_signals(void);
 /* SIGKILL every case child and filler alive (async-signal-safe). */
 void children_kill(void);
-int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib);
+/*
+ * Fill @nodes until @headroom_mib are left on each (never under min + 4 MiB),
+ * @roomy_mib more on those of them in @roomy (may be NULL).
+ */
+int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib,
+		 const struct nodeset *roomy, long roomy_mib);
+/* The same fill again, after a filler was lost. */
+int filler_restart(struct filler *f);
 void filler_stop(struct filler *f);
 /* Is the filler still there?  A dead one is reaped here (f->status). */
 bool filler_alive(struct filler *f);
@@ -270,7 +279,7 @@ void scenario_end(struct filler *f);
  * child, checks again.  A broken scenario or another OOM victim makes the
  * outcome OUT_INVALID (sh->invalid_why), with a failing TAP line.
  */
-enum outcome run_case(const struct opts *o, const struct rowkey *k, struct filler *f,
+enum outcome run_case(const struct rowkey *k, struct filler *f,
 		      int (*fn)(void *arg, struct shared *sh), void *arg,
 		      struct shared *sh, int timeout_secs);
 /* Why a page size cannot run here, or NULL. */

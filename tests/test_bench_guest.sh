@@ -129,4 +129,32 @@ check "fallback-order: pmem:3 tier's overflow to PMEM 2 is modeled above 320 ns 
 	'awk -F, "\$2 == \"fallback-order\" && \$4 == \"pmem:3\" && \$6 == \"tier\" && \$7 == \"model_read_latency_ns\" && \$8 > 320 { ok = 1 } END { exit !ok }" "$sum"'
 check "report: fallback-order tables name the overflow nodes" \
 	'grep -q "^|preferred-many |pmem:3 |node 0 |node 1 |node 2 |" "$run/report.md"'
+# latency under pressure (#17): the PMEM nodes held at their watermarks, the
+# DRAM nodes left 16 MiB (quick) more; the case asks what the PMEM nodes can
+# give above min (per-CPU lists included) plus 16 MiB, so BIND to them meets
+# its OOM (or the case is invalid), never "completes on PMEM", while
+# preferred-many completes with the rest on DRAM.
+lat=$tmp/lat
+pset=$(tr ' ' + <<<"$pmem")
+out=$(./run-lab.sh -q --results "$lat" --exec "tierbench latency --profile quick --preferred $pset --label pmem --scenarios pressure --pagesizes 4k --policies bind,preferred-many" "$topo" 2>&1)
+echo "$out" | tail -n 3
+lsum=$(ls -d "$lat"/*/)summary.csv
+lat_outcome() {	# POLICY -> the latency/4k/pressure case's outcome
+	awk -F, -v p="$1" '$2 == "latency" && $3 == p && $5 == "4k" && $6 == "pressure" &&
+		$7 ~ /^outcome_/ && $8 == 1 { print substr($7, 9) }' "$lsum"
+}
+lat_bind=$(lat_outcome bind) lat_pm=$(lat_outcome preferred-many)
+check "latency bind/4k/pressure: oom_killed or invalid (got '$lat_bind')" \
+	'[ "$lat_bind" = oom_killed ] || [ "$lat_bind" = invalid ]'
+check "latency preferred-many/4k/pressure: completed (got '$lat_pm')" '[ "$lat_pm" = completed ]'
+check "latency pressure: the case asked 16 MiB more than the PMEM nodes had above min" \
+	'awk -F, -v nodes="$pmem" "\$2 == \"latency\" && \$3 == \"bind\" && \$6 == \"pressure\" {
+		if (\$7 == \"case_mib\") want = \$8
+		if (\$7 ~ /^start_free_mib_node/) fr[substr(\$7, 20)] += \$8
+		if (\$7 ~ /^start_pcp_mib_node/) fr[substr(\$7, 19)] += \$8
+		if (\$7 ~ /^wmark_min_mib_node/) fr[substr(\$7, 19)] -= \$8 }
+		END { k = split(nodes, w, \" \"); for (i = 1; i <= k; i++) have += fr[w[i]]
+		      print \"# asked \" want \" MiB, \" have \" MiB above min on PMEM\"; exit !(want >= have + 15) }" "$lsum"'
+check "console: no filler killed in the latency run" \
+	'! grep -h "Killed process" "$lat"/*/raw/console-*.log | grep -qv "oom_score_adj:500"'
 exit $fail
