@@ -129,6 +129,31 @@ static void start_rows(const struct rowkey *k)
 	}
 }
 
+/*
+ * How much a latency or fallback case asks for.  In a filled scenario (full, pressure) what the
+ * preferred nodes can still give at the case's start -- free memory above
+ * the min watermark, per-CPU lists included (the allocator drains them
+ * before it gives up) -- plus --mib: at least --mib cannot fit there, so
+ * BIND must meet its OOM and the others must overflow.  A hugetlb (2m) case
+ * asks for --mib: its pool is reserved apart from the filler.
+ */
+size_t case_bytes(const struct opts *o, const char *scenario, enum pagesize ps)
+{
+	size_t len = (size_t)o->mib * MIB;
+	long kib = 0;
+
+	if (!strcmp(scenario, scenario_names[SC_FREE]) || ps == PS_2M)
+		return len;
+	ns_for_each(n, &o->preferred) {
+		long v = node_free_pcp_kib(n) - node_wmark_kib(n, "min");
+
+		if (v > 0)
+			kib += v;
+	}
+	len += (size_t)kib * 1024;
+	return (len + 2 * MIB - 1) / (2 * MIB) * (2 * MIB);	/* whole THP extents */
+}
+
 enum outcome run_case(const struct rowkey *k, struct filler *f,
 		      int (*fn)(void *arg, struct shared *sh), void *arg,
 		      struct shared *sh, int timeout_secs)

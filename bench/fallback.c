@@ -63,6 +63,7 @@ static void thp_rows(const struct rowkey *k, void *p, size_t len, long total,
 	sh->result[4] = 1;
 	sh->result[5] = total == (long)(len / 4096) && huge == alloc;
 	sh->result[6] = (double)huge;
+	sh->result[8] = (double)(len / 4096);
 	sh->result[7] = (double)alloc;
 }
 
@@ -70,7 +71,7 @@ static int fb_child(void *arg, struct shared *sh)
 {
 	const struct fb_case *c = arg;
 	const struct opts *o = c->o;
-	size_t len = (size_t)o->mib * MIB, stride = touch_stride(c->ps);
+	size_t len = case_bytes(o, c->k.scenario, c->ps), stride = touch_stride(c->ps);
 	long long thp_alloc0 = vmstat_get("thp_fault_alloc");
 	long long thp_fb0 = vmstat_get("thp_fault_fallback");
 	struct counters before, after;
@@ -81,6 +82,7 @@ static int fb_child(void *arg, struct shared *sh)
 
 	if (!p)
 		return 3;
+	out_row(&c->k, "case_mib", (double)len / MIB, "MiB");
 	if (pol_apply(c->pol, VIA_MBIND, &o->preferred, p, len))
 		return 3;
 	pol_nodes(c->pol, &o->preferred, &polnodes);
@@ -272,9 +274,9 @@ static int run_fallback(const struct opts *o)
 					continue;
 				if (sh->result[4]) {
 					tap(sh->result[5],
-					    "fallback %s/thp/%s: every 4 KiB resident (%.0f of %ld pages) and the huge pages resident are the huge faults counted (%.0f resident, thp_fault_alloc +%.0f)",
+					    "fallback %s/thp/%s: every 4 KiB resident (%.0f of %.0f pages) and the huge pages resident are the huge faults counted (%.0f resident, thp_fault_alloc +%.0f)",
 					    pol_names[p], scenario_names[sc], sh->result[2],
-					    o->mib * 256L, sh->result[6], sh->result[7]);
+					    sh->result[8], sh->result[6], sh->result[7]);
 				}
 				if (sh->result[1]) {
 					double tol = sh->result[2] * 0.01 > 32 ? sh->result[2] * 0.01 : 32;

@@ -36,36 +36,11 @@ struct lat_case {
 	enum pagesize ps;
 };
 
-/*
- * How much a case asks for.  In a filled scenario (full, pressure) what the
- * preferred nodes can still give at the case's start -- free memory above
- * the min watermark, per-CPU lists included (the allocator drains them
- * before it gives up) -- plus --mib: at least --mib cannot fit there, so
- * BIND must meet its OOM and the others must overflow.  A hugetlb (2m) case
- * asks for --mib: its pool is reserved apart from the filler.
- */
-static size_t case_len(const struct lat_case *c)
-{
-	size_t len = (size_t)c->o->mib * MIB;
-	long kib = 0;
-
-	if (!strcmp(c->k.scenario, scenario_names[SC_FREE]) || c->ps == PS_2M)
-		return len;
-	ns_for_each(n, &c->o->preferred) {
-		long v = node_free_pcp_kib(n) - node_wmark_kib(n, "min");
-
-		if (v > 0)
-			kib += v;
-	}
-	len += (size_t)kib * 1024;
-	return (len + 2 * MIB - 1) / (2 * MIB) * (2 * MIB);	/* whole THP extents */
-}
-
 static int lat_child(void *arg, struct shared *sh)
 {
 	const struct lat_case *c = arg;
 	const struct opts *o = c->o;
-	size_t len = case_len(c), page = page_bytes(c->ps), stride = touch_stride(c->ps);
+	size_t len = case_bytes(o, c->k.scenario, c->ps), page = page_bytes(c->ps), stride = touch_stride(c->ps);
 	struct hist *all = malloc(sizeof(*all)), *rep = malloc(sizeof(*rep));
 	/* THP: faults that mapped a huge page, and base-page faults (fallbacks) */
 	struct hist *huge = malloc(sizeof(*huge)), *base = malloc(sizeof(*base));

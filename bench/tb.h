@@ -243,7 +243,7 @@ struct shared {
 	/* /proc/vmstat thp_fault_alloc, thp_fault_fallback around the child; -1 unknown */
 	long long thp_fault_alloc_delta, thp_fault_fallback_delta;
 	double secs;			/* fork to reap */
-	double result[8];
+	double result[12];
 	long per_node[64];		/* 4 KiB-page equivalents per node */
 };
 struct shared *shared_new(void);
@@ -279,6 +279,8 @@ void scenario_end(struct filler *f);
  * child, checks again.  A broken scenario or another OOM victim makes the
  * outcome OUT_INVALID (sh->invalid_why), with a failing TAP line.
  */
+/* Bytes a latency/fallback case maps: --mib, past the preferred nodes when filled. */
+size_t case_bytes(const struct opts *o, const char *scenario, enum pagesize ps);
 enum outcome run_case(const struct rowkey *k, struct filler *f,
 		      int (*fn)(void *arg, struct shared *sh), void *arg,
 		      struct shared *sh, int timeout_secs);
