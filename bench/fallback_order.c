@@ -29,9 +29,11 @@
  * kernel's "local" rows.
  */
 #include "tb.h"
+#include "nearest.h"
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,11 +51,14 @@ struct fo_case {
 	struct rowkey k;
 	struct nodeset pref;
 	size_t len;
+	enum pol pol;		/* PREFERRED_MANY, or PREFERRED for a single-node pair */
+	int cpu;		/* the child runs there; -1: where the harness is */
 };
 
 static int fo_child(void *arg, struct shared *sh)
 {
 	const struct fo_case *c = arg;
+	enum pol pol = c->pol;
 	struct counters before, after;
 	struct nodeset mem;
 	long total, outside = 0, best = 0;
@@ -63,7 +68,17 @@ static int fo_child(void *arg, struct shared *sh)
 
 	if (!p)
 		return 3;
-	if (pol_apply(POL_PREFERRED_MANY, VIA_MBIND, &c->pref, p, c->len))
+	if (c->cpu >= 0) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(c->cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one)) {
+			msg(BENCH ": cannot pin to CPU %d: %s", c->cpu, strerror(errno));
+			return 3;
+		}
+	}
+	if (pol_apply(pol, VIA_MBIND, &c->pref, p, c->len))
 		return 1;
 	counters_read(&before);
 	touch_pages(p, c->len, 4096, sh);
@@ -89,6 +104,7 @@ static int fo_child(void *arg, struct shared *sh)
 	out_row(&c->k, "preferred_frac", frac_in(sh->per_node, &c->pref), "ratio");
 	out_row(&c->k, "pages_fallback", (double)outside, "pages");
 	out_row(&c->k, "fallback_node", best_node, "node");
+	sh->result[2] = best_node;
 	counter_delta_rows(&c->k, &before, &after, NULL);
 	model_rows(&c->k, c->o, sh->per_node);
 	/* result[0]: pages outside the set, result[1]: the counter's delta or -1 */
@@ -186,7 +202,8 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 	msg(BENCH " %s:%s: filler holds %ld MiB, leaving %ld MiB above the high watermark; %ld MiB overflow per setting",
 	    o->label, ids, f.mib, o->headroom_mib, overflow);
 	for (size_t s = 0; s < NSETTINGS; s++) {
-		struct fo_case c = { o, { BENCH, "preferred-many", "4k", settings[s] }, *pref, 0 };
+		struct fo_case c = { o, { BENCH, "preferred-many", "4k", settings[s] }, *pref, 0,
+				     POL_PREFERRED_MANY, -1 };
 		long free_sum = 0;
 		enum outcome oc;
 		int sig;
@@ -244,6 +261,106 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 	return failed;
 }
 
+/*
+ * The single-node case that tells PREFERRED from PREFERRED_MANY in 6.12:
+ * one CPU-less node @n alone, filled as above, and a child on a CPU whose
+ * node is not @n's nearest memory node with CPUs.  PREFERRED overflows down
+ * @n's own zonelist, PREFERRED_MANY (kernel order "local") down the
+ * allocating CPU's node's: on two sockets they land on different nodes.
+ * Rows: bench single-node, policy preferred / preferred-many, nodes the
+ * label of @n, scenario full: cpu, cpu_node, fallback_node, pages_fallback,
+ * preferred_frac, pages_node<N>, expected_node (the first node the SLIT
+ * says, -1 unknown).  A TAP check per policy: the overflow went to a node
+ * at the smallest distance from @n (PREFERRED) or from the CPU's node
+ * (PREFERRED_MANY); with ties any of them.
+ */
+static int run_single_pair(const struct opts *o, int n, struct shared *sh, bool have_sysctl)
+{
+	static const enum pol pols[] = { POL_PREFERRED, POL_PREFERRED_MANY };
+	struct nodeset one, cpus, mem, none, want;
+	int dist_n[MAX_NODE + 1], dist_c[MAX_NODE + 1];
+	int near_cpu_node = -1, cpu_node = -1, cpu, failed = 0;
+	long wmark = 0, room, overflow, free_kib;
+	struct filler f;
+	char ids[48], why[200];
+
+	ns_clear(&one);
+	ns_set(&one, n);
+	ns_clear(&none);
+	ns_format_plus(&one, ids, sizeof(ids));
+	cpu_nodes(&cpus);
+	mem_nodes(&mem);
+	for (int m = 0; m <= MAX_NODE; m++)
+		dist_n[m] = node_distance(n, m);
+	/* @n's nearest node with CPUs, then the first other node with CPUs */
+	nearest_nodes(dist_n, MAX_NODE + 1, &cpus, &one, &want);
+	near_cpu_node = ns_first(&want);
+	ns_for_each(c, &cpus)
+		if (c != near_cpu_node && !ns_has(&want, c)) {
+			cpu_node = c;
+			break;
+		}
+	cpu = cpu_node < 0 ? -1 : node_first_cpu(cpu_node);
+	if (cpu < 0) {
+		tap_skip("needs a node with CPUs other than the nearest to the preferred node",
+			 "single-node %s:%s", o->label, ids);
+		return 0;
+	}
+	for (int m = 0; m <= MAX_NODE; m++)
+		dist_c[m] = node_distance(cpu_node, m);
+	if (have_sysctl && select_setting("local", true, why, sizeof(why))) {
+		tap_skip(why, "single-node %s:%s", o->label, ids);
+		return 0;
+	}
+	out_set_nodes(o->label, &one);
+	wmark = node_wmark_kib(n, "high") / 1024;
+	if (filler_start(&f, &one, o->headroom_mib + wmark, NULL, 0)) {
+		tap_skip("the filler could not fill the node", "single-node %s:%s", o->label, ids);
+		return 0;
+	}
+	room = min_free_outside(&one) - 2 * o->headroom_mib - wmark;
+	overflow = o->mib < room ? o->mib : room;
+	if (overflow < 4) {
+		tap_skip("too little free memory outside the node to overflow into",
+			 "single-node %s:%s", o->label, ids);
+		filler_stop(&f);
+		return 0;
+	}
+	msg("single-node %s:%s from CPU %d (node %d; the node's nearest with CPUs: %d): %ld MiB overflow",
+	    o->label, ids, cpu, cpu_node, near_cpu_node, overflow);
+	for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
+		struct fo_case c = { o, { "single-node", pol_names[pols[i]], "4k", "full" }, one, 0,
+				     pols[i], cpu };
+		const int *from = pols[i] == POL_PREFERRED ? dist_n : dist_c;
+		enum outcome oc;
+		int sig, got;
+
+		free_kib = node_free_pcp_kib(n);	/* the per-CPU lists drain before a fallback */
+		c.len = ((size_t)(free_kib > 0 ? free_kib : 0) * 1024 + (size_t)overflow * MIB) &
+			~(size_t)4095;
+		out_row(&c.k, "cpu", cpu, "cpu");
+		out_row(&c.k, "cpu_node", cpu_node, "node");
+		nearest_nodes(from, MAX_NODE + 1, &mem, &one, &want);
+		out_row(&c.k, "expected_node", ns_count(&want) ? ns_first(&want) : -1, "node");
+		memset(sh, 0, sizeof(*sh));
+		oc = run_child(fo_child, &c, sh, 300, &sig);
+		report_outcome(&c.k, oc, sh, 4096);
+		if (oc != OUT_COMPLETED) {
+			failed |= !tap(false, "single-node %s:%s %s: the overflowing allocation completes (%s)",
+				       o->label, ids, pol_names[pols[i]], outcome_names[oc]);
+			continue;
+		}
+		got = (int)sh->result[2];
+		failed |= !tap(ns_count(&want) && got >= 0 && ns_has(&want, got),
+			       "single-node %s:%s %s from CPU %d: overflow on node %d, the nearest to %s %d by the SLIT",
+			       o->label, ids, pol_names[pols[i]], cpu, got,
+			       pols[i] == POL_PREFERRED ? "the preferred node" : "the CPU's node",
+			       pols[i] == POL_PREFERRED ? n : cpu_node);
+	}
+	filler_stop(&f);
+	return failed;
+}
+
 static int run_fallback_order(const struct opts *o)
 {
 	struct shared *sh;
@@ -276,6 +393,16 @@ static int run_fallback_order(const struct opts *o)
 			ns_set(&one, n);
 			failed |= run_fo_case(o, &one, sh, have_sysctl);
 		}
+	/* preferred against preferred-many, each CPU-less preferred node alone */
+	{
+		struct nodeset cpus;
+
+		cpu_nodes(&cpus);
+		if (ns_count(&cpus) > 1)
+			ns_for_each(n, &o->preferred)
+				if (!ns_has(&cpus, n) && n <= MAX_NODE)
+					failed |= run_single_pair(o, n, sh, have_sysctl);
+	}
 	knobs_restore();
 	out_set_nodes(o->label, &o->preferred);
 	return failed;

@@ -71,6 +71,44 @@ int node_of_cpu(int cpu)
 	return 0;
 }
 
+/* The SLIT distance from @from to @to (nodeN/distance), or -1 if unknown. */
+int node_distance(int from, int to)
+{
+	char path[128];
+	int d = -1, v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/distance", from);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	for (int i = 0; i <= to && fscanf(f, "%d", &v) == 1; i++)
+		if (i == to)
+			d = v;
+	fclose(f);
+	return d;
+}
+
+/* The lowest-numbered CPU of @node (nodeN/cpulist), or -1 if it has none. */
+int node_first_cpu(int node)
+{
+	char path[128], buf[512], err[96];
+	struct nodeset cpus;	/* a CPU list parses like a node list */
+	FILE *f;
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/cpulist", node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0] || ns_parse(buf, &cpus, err, sizeof(err)))
+		return -1;
+	return ns_first(&cpus);
+}
+
 /*
  * The sum over @node's populated zones of one watermark ("min", "low" or
  * "high", boost included, as /proc/zoneinfo prints them), in KiB; -1 if

@@ -144,6 +144,8 @@ bool kernel_knows_mode(int mode);
 void mem_nodes(struct nodeset *out);
 void cpu_nodes(struct nodeset *out);
 int node_of_cpu(int cpu);
+int node_distance(int from, int to);	/* SLIT, -1 unknown */
+int node_first_cpu(int node);		/* -1: no CPU */
 long node_meminfo_kib(int node, const char *field);	/* -1 if unknown */
 long node_wmark_kib(int node, const char *which);	/* min/low/high, KiB */
 /* Pages on @node's per-CPU lists (zoneinfo pagesets): free, yet not in MemFree. */

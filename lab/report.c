@@ -121,6 +121,7 @@ void collect_entries(struct run *r, struct entries *e)
 		/* policy "-": a case's context (filler, free memory, clock), not a policy */
 		if (!is_ok(w) || !bench_is_micro(w->f[COL_BENCH]) ||
 		    !strcmp(w->f[COL_BENCH], "check") || !strcmp(w->f[COL_BENCH], "checks") ||
+		    !strcmp(w->f[COL_BENCH], "single-node") ||
 		    !strcmp(w->f[COL_POLICY], "-") || !w->f[COL_POLICY][0])
 			continue;
 		for (k = 0; k < e->n; k++)
@@ -634,6 +635,98 @@ static void lat_text(const struct lat_cell *c, const char *unit, struct sbuf *b)
  * each against the others, claiming a difference only where the intervals
  * are disjoint, and saying how much such an interval is worth.
  */
+/* How many nodes a label names: "pmem:1+3" is 2. */
+static size_t node_count(const char *nodes)
+{
+	const char *ids = strchr(nodes, ':');
+	size_t n = 1;
+
+	ids = ids ? ids + 1 : nodes;
+	for (; *ids; ids++)
+		n += *ids == '+';
+	return n;
+}
+
+/* "node 1", "none", or what else the row says; NULL without a row */
+static char *node_text(const struct row *w)
+{
+	double v = numval(w);
+
+	if (!w)
+		return NULL;
+	if (isnan(v) || v != floor(v))
+		return xstrdup("a node that varies over boots");
+	return v < 0 ? xstrdup("no other node") : xasprintf("node %.0f", v);
+}
+
+/*
+ * Bench single-node (fallback-order): per one-node preferred set, where
+ * PREFERRED's and PREFERRED_MANY's overflow went from the same CPU, one
+ * sentence each, computed from the rows: "Preferring pmem:3 alone from CPU
+ * 0 (node 0): preferred's overflow went to node 1, preferred-many's to node
+ * 0 — not the same request on this machine."  Returns how many sets.
+ */
+size_t single_node_summary(struct run *r, struct sbuf *b)
+{
+	struct strlist sets = { 0 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (is_ok(&r->rows[i]) && !strcmp(r->rows[i].f[COL_BENCH], "single-node"))
+			sl_add(&sets, r->rows[i].f[COL_NODES]);
+	for (size_t s = 0; s < sets.n; s++) {
+		const char *set = sets.v[s];
+		const char *op = case_outcome(r, "single-node", "preferred", set, "4k", "full");
+		const char *om = case_outcome(r, "single-node", "preferred-many", set, "4k", "full");
+		struct row *wp = run_find(r, "single-node", "preferred", set, "4k", "full",
+					  "fallback_node");
+		struct row *wm = run_find(r, "single-node", "preferred-many", set, "4k", "full",
+					  "fallback_node");
+		double cpu = numval(run_find(r, "single-node", NULL, set, "4k", "full", "cpu"));
+		double cnode = numval(run_find(r, "single-node", NULL, set, "4k", "full", "cpu_node"));
+		char *tp, *tm;
+
+		if (!op && !om)
+			continue;
+		sb_printf(b, "%sPreferring %s alone", n++ ? "\n" : "", set);
+		if (!isnan(cpu) && !isnan(cnode))
+			sb_printf(b, " from CPU %.0f (node %.0f)", cpu, cnode);
+		if (!op || !om || strcmp(op, "completed") || strcmp(om, "completed")) {
+			sb_printf(b, ": preferred %s, preferred-many %s — the overflow nodes cannot "
+				     "be compared.", op ? op : "did not run", om ? om : "did not run");
+			continue;
+		}
+		tp = node_text(wp);
+		tm = node_text(wm);
+		if (!tp || !tm)
+			sb_puts(b, ": a fallback node is missing from the rows.");
+		else if (!strcmp(tp, tm))
+			sb_printf(b, ": the overflow of preferred and of preferred-many both went to "
+				     "%s — the same on this machine.", tp);
+		else
+			sb_printf(b, ": preferred's overflow went to %s, preferred-many's to %s — not "
+				     "the same request on this machine.", tp, tm);
+		if (tp && tm) {
+			double ep = numval(run_find(r, "single-node", "preferred", set, "4k", "full",
+						    "expected_node"));
+			double em = numval(run_find(r, "single-node", "preferred-many", set, "4k",
+						    "full", "expected_node"));
+
+			if (ep == numval(wp) && em == numval(wm))
+				sb_puts(b, " Each went where the SLIT says: preferred to the node "
+					   "nearest the preferred node, preferred-many to the node nearest "
+					   "the CPU.");
+			else if (!isnan(ep) && !isnan(em))
+				sb_printf(b, " The SLIT puts node %.0f nearest to the preferred node and "
+					     "node %.0f nearest to the CPU's node.", ep, em);
+		}
+		free(tp);
+		free(tm);
+	}
+	sl_free(&sets);
+	return n;
+}
+
 /*
  * An OOM case (page size, scenario) that no policy could set up: every
  * policy with OOM rows in the run has this case, and every row of it is
@@ -796,6 +889,28 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		fmt_num(v1, sizeof(v1), 100 * h->lines[top].pref);
 		sb_printf(b, "%s%% of its pages landed on the preferred nodes (%s pages, scenario %s).",
 			  v1, h->fb_ps, h->fb_sc);
+	}
+	{
+		/* one preferred node each: whether they differ is this run's to say */
+		bool one_node = true, pref = false, many = false;
+		struct sbuf sn = { 0 };
+
+		for (size_t i = 0; i < e->n; i++)
+			if (best[i]) {
+				one_node &= node_count(e->v[i].nodes) == 1;
+				pref |= !strcmp(e->v[i].policy, "preferred");
+				many |= !strcmp(e->v[i].policy, "preferred-many");
+			}
+		if (one_node && pref && many) {
+			if (single_node_summary(r, &sn))
+				sb_printf(b, " With one preferred node: %s", sn.s);
+			else
+				sb_puts(b, " With one preferred node, whether preferred and preferred-many "
+					   "send the overflow to the same place is not measured in this run "
+					   "(bench fallback-order's single-node cases, on a machine with two "
+					   "nodes with CPUs).");
+		}
+		sb_free(&sn);
 	}
 	for (size_t i = 0; i < e->n; i++) {
 		const struct headline_line *o = &h->lines[i];

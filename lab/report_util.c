@@ -345,7 +345,8 @@ bool policy_is_reference(const char *policy)
 bool bench_is_micro(const char *bench)
 {
 	static const char *const micro[] = { "latency", "latency_task", "latency_aa", "fallback",
-					     "oom", "model", "checks", "fallback-order", "check", NULL };
+					     "oom", "model", "checks", "fallback-order", "check",
+					     "single-node", NULL };
 
 	for (int i = 0; micro[i]; i++)
 		if (!strcmp(bench, micro[i]))

@@ -601,6 +601,72 @@ static void sec_fallback_order(struct doc *d, struct run *r, const struct entrie
 	sl_free(&settings);
 }
 
+/*
+ * Bench single-node: preferred against preferred-many with one CPU-less
+ * preferred node, from a CPU away from it; where each one's overflow went
+ * (rows fallback_node, and expected_node: the first node the SLIT gives).
+ */
+static void sec_single_node(struct doc *d, struct run *r)
+{
+	static const char *const cols[] = { "nodes", "policy", "from CPU (node)", "overflow to",
+					    "nearest by SLIT", "pages outside" };
+	static const char *const pols[] = { "preferred", "preferred-many" };
+	struct strlist sets = { 0 };
+	struct sbuf b = { 0 };
+
+	if (!single_node_summary(r, &b)) {
+		sb_free(&b);
+		return;
+	}
+	doc_heading(d, 2, "single-node", "One preferred node: preferred and preferred-many");
+	doc_para(d, NULL, "The node alone, held full; the same allocation past its free memory "
+		      "under each policy, from the same CPU (one whose node is not the nearest "
+		      "to the preferred node).");
+	for (char *line = b.s, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		doc_para(d, NULL, line);
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok") && !strcmp(r->rows[i].f[COL_BENCH], "single-node"))
+			sl_add(&sets, r->rows[i].f[COL_NODES]);
+	doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t s = 0; s < sets.n; s++)
+		for (size_t p = 0; p < sizeof(pols) / sizeof(pols[0]); p++) {
+			const char *set = sets.v[s];
+			double cpu = numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL, "cpu"));
+			double cn = numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL,
+							"cpu_node"));
+			double fb = numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL,
+							"fallback_node"));
+			double ex = numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL,
+							"expected_node"));
+			char *t;
+
+			if (isnan(cpu))
+				continue;
+			doc_row_start(d);
+			doc_cell(d, set);
+			doc_cell(d, pols[p]);
+			t = xasprintf("%.0f (%.0f)", cpu, cn);
+			doc_cell(d, t);
+			free(t);
+			t = isnan(fb) ? xstrdup("-") : fb < 0 ? xstrdup("none") : xasprintf("node %.0f", fb);
+			doc_cell(d, t);
+			free(t);
+			t = isnan(ex) || ex < 0 ? xstrdup("-") : xasprintf("node %.0f", ex);
+			doc_cell(d, t);
+			free(t);
+			doc_cell_num(d, numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL,
+							    "pages_fallback")));
+			doc_row_end(d);
+		}
+	doc_table_end(d);
+	sl_free(&sets);
+	sb_free(&b);
+}
+
 static int embed_figure(struct doc *d, const char *tmpdir, const struct figure *f, bool no_plots)
 {
 	char *path = xasprintf("%s/%s.svg", tmpdir, f->name);
@@ -1062,6 +1128,7 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 	sec_incomplete(d, r, e);
 	sec_latency(d, r, e);
 	sec_fallback_order(d, r, e);
+	sec_single_node(d, r);
 
 	doc_heading(d, 2, "figures", "Figures");
 	if (!figs->n)

@@ -111,6 +111,24 @@ for want in "pmem:3 local 0" "pmem:3 nearest 1" "pmem:3 tier 2" \
 	check "fallback-order $fo_set $fo_setting: overflow lands on node $fo_want (got '${got}')" \
 		'[ "$got" = "$fo_want" ]'
 done
+# single-node (#17 item 5): each PMEM node alone, from a CPU of the DRAM node
+# that is not its nearest: preferred's overflow goes down the PMEM node's own
+# zonelist, preferred-many's down the CPU's node's.  PMEM 3 (nearest DRAM 1)
+# from CPU 0: preferred -> 1, preferred-many -> 0; PMEM 2 (nearest DRAM 0)
+# from node 1's CPU: preferred -> 0, preferred-many -> 1.
+sn_node() {	# NODES POLICY -> fallback_node
+	awk -F, -v n="$1" -v p="$2" '$2 == "single-node" && $3 == p && $4 == n &&
+		$7 == "fallback_node" { print $8 }' "$sum"
+}
+for want in "pmem:3 preferred 1" "pmem:3 preferred-many 0" "pmem:2 preferred 0" "pmem:2 preferred-many 1"; do
+	read -r sn_set sn_pol sn_want <<<"$want"
+	got=$(sn_node "$sn_set" "$sn_pol")
+	check "single-node $sn_set $sn_pol: overflow on node $sn_want (got '${got}')" '[ "$got" = "$sn_want" ]'
+done
+check "TAP: single-node overflow where the SLIT says, both policies, both PMEM nodes" \
+	'[ "$(grep -c "^ok .*single-node .*the nearest to" "$run"/boots/*.tap)" = 4 ]'
+sn_text="Preferring pmem:3 alone from CPU 0 (node 0): preferred's overflow went to node 1, preferred-many's to node 0"
+check "report: single-node sentence names both overflow nodes" 'grep -qF "$sn_text" "$run/report.md"'
 check "fallback-order: the series' counter covered every fallen-back page" \
 	'[ "$(grep -c "^ok .*fallback-order .*mpol_pref_many_fallback rose by" "$run"/boots/*.tap)" = 9 ]'
 check "fallback-order: a modeled cost per case and setting" \

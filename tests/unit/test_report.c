@@ -596,6 +596,63 @@ TEST(report_oom_case_no_policy_could_set_up)
 	entries_free(&e);
 }
 
+/*
+ * #17 item 5, #18 item 2: with one preferred node, whether preferred and
+ * preferred-many are the same request is the run's single-node rows' to
+ * say; contrary rows change the sentence.
+ */
+static size_t single_node_text(const char *pm_node, const char *pm_outcome, bool with_rows,
+			       struct sbuf *b)
+{
+	struct row rows[] = {
+		mkrow("fallback", "preferred", "pmem:3", "4k", "full", "preferred_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:3", "4k", "full", "preferred_frac", "1"),
+		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "cpu", "0"),
+		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "cpu_node", "0"),
+		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "fallback_node", "1"),
+		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "outcome_completed", "1"),
+		mkrow("single-node", "preferred-many", "pmem:3", "4k", "full", "cpu", "0"),
+		mkrow("single-node", "preferred-many", "pmem:3", "4k", "full", "cpu_node", "0"),
+		mkrow("single-node", "preferred-many", "pmem:3", "4k", "full", "fallback_node", pm_node),
+		mkrow("single-node", "preferred-many", "pmem:3", "4k", "full", pm_outcome, "1"),
+	};
+	struct run r = { 0 };
+	struct entries e;
+	struct headline h;
+	size_t n;
+
+	r.rows = rows;
+	r.nrows = with_rows ? sizeof(rows) / sizeof(rows[0]) : 2;
+	collect_entries(&r, &e);
+	n = e.n;
+	compute_headline(&r, &e, &h);
+	recommendation(&r, &e, &h, b);
+	headline_free(&h);
+	entries_free(&e);
+	return n;
+}
+
+TEST(report_single_node_sentence_from_the_rows)
+{
+	struct sbuf differ = { 0 }, same = { 0 }, none = { 0 }, killed = { 0 };
+
+	/* single-node rows make no headline entry */
+	CHECK(single_node_text("0", "outcome_completed", true, &differ) == 2);
+	CHECK(strstr(differ.s, "Preferring pmem:3 alone from CPU 0 (node 0): preferred's overflow "
+			       "went to node 1, preferred-many's to node 0 — not the same request") != NULL);
+	single_node_text("1", "outcome_completed", true, &same);
+	CHECK(strstr(same.s, "both went to node 1 — the same on this machine") != NULL);
+	CHECK(strstr(same.s, "not the same request") == NULL);
+	single_node_text("0", "outcome_oom_killed", true, &killed);
+	CHECK(strstr(killed.s, "preferred completed, preferred-many oom_killed") != NULL);
+	single_node_text("0", "outcome_completed", false, &none);
+	CHECK(strstr(none.s, "is not measured in this run") != NULL);
+	sb_free(&differ);
+	sb_free(&same);
+	sb_free(&none);
+	sb_free(&killed);
+}
+
 /* #17: an invalid case's rows and histograms are left out; others stay. */
 TEST(report_invalid_cases_left_out)
 {
