@@ -635,6 +635,42 @@ static void lat_text(const struct lat_cell *c, const char *unit, struct sbuf *b)
  * each against the others, claiming a difference only where the intervals
  * are disjoint, and saying how much such an interval is worth.
  */
+/*
+ * The steps (boot, TAP group) whose every check skipped: nothing was checked
+ * there, which is not a pass.  "boot 1 fallback-order-pmem (3 skipped:
+ * needs 3 memory nodes)", the first skip's reason; returns how many.
+ */
+size_t all_skipped_steps(const struct run *r, struct sbuf *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ntaps; i++) {
+		const struct tap *t = &r->taps[i];
+		const char *g = t->group ? t->group : "";
+		size_t skips = 0;
+		bool first = true, checked = false;
+
+		for (size_t j = 0; j < r->ntaps; j++) {
+			const struct tap *u = &r->taps[j];
+
+			if (strcmp(u->boot, t->boot) || strcmp(u->group ? u->group : "", g))
+				continue;
+			if (j < i)
+				first = false;
+			if (!strncmp(u->directive, "SKIP", 4))
+				skips++;
+			else
+				checked = true;
+		}
+		if (!first || checked || !skips)
+			continue;
+		sb_printf(b, "%sboot %s %s (%zu skipped: %s)", n++ ? "; " : "", t->boot,
+			  g[0] ? g : "(no step)", skips,
+			  t->directive[4] == ' ' ? t->directive + 5 : "no reason given");
+	}
+	return n;
+}
+
 /* How many nodes a label names: "pmem:1+3" is 2. */
 static size_t node_count(const char *nodes)
 {

@@ -112,6 +112,8 @@ void headline_free(struct headline *h);
 void oom_summary(struct run *r, const struct entry *en, struct sbuf *b);
 /* "on the preferred nodes until 880 MiB (896 MiB in all); oom_killed at 897 MiB" */
 void fill_summary(const struct headline *h, const struct headline_line *l, struct sbuf *b);
+/* Steps whose every TAP check skipped, named with the first reason; count. */
+size_t all_skipped_steps(const struct run *r, struct sbuf *b);
 /* Per one-node preferred set, where preferred's and preferred-many's overflow went; count. */
 size_t single_node_summary(struct run *r, struct sbuf *b);
 /* Every row of this OOM case (page size, scenario) is setup_error. */

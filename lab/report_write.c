@@ -883,6 +883,17 @@ static void sec_checks(struct doc *d, struct run *r)
 
 		doc_para(d, fail ? "warn" : NULL, s);
 		free(s);
+		{
+			struct sbuf none = { 0 };
+
+			if (all_skipped_steps(r, &none)) {
+				s = xasprintf("**Checked nothing** (every check skipped, which is not a "
+					      "pass): %s.", none.s);
+				doc_para(d, "warn", s);
+				free(s);
+			}
+			sb_free(&none);
+		}
 		doc_table_start(d, cols, 6);
 		for (size_t i = 0; i < r->ntaps; i++) {
 			const struct tap *t = &r->taps[i];

@@ -653,6 +653,29 @@ TEST(report_single_node_sentence_from_the_rows)
 	sb_free(&killed);
 }
 
+/* #17 item 6: a step whose every check skipped checked nothing; it is named. */
+TEST(report_all_skipped_step_named)
+{
+	struct tap taps[] = {
+		{ "1", "checks pmem:1", "", "checks-pmem", true, 1 },
+		{ "1", "fallback-order", "SKIP needs 3 memory nodes", "fallback-order-pmem", true, 2 },
+		{ "1", "single-node", "SKIP needs a node with CPUs", "fallback-order-pmem", true, 3 },
+		{ "1", "latency thp", "SKIP THP disabled", "latency-pmem", true, 4 },
+		{ "1", "latency 4k", "", "latency-pmem", false, 5 },
+		{ "2", "fallback-order", "", "fallback-order-pmem", true, 1 },
+	};
+	struct run r = { 0 };
+	struct sbuf b = { 0 };
+
+	r.taps = taps;
+	r.ntaps = sizeof(taps) / sizeof(taps[0]);
+	CHECK(all_skipped_steps(&r, &b) == 1);
+	CHECK_STR(b.s, "boot 1 fallback-order-pmem (2 skipped: needs 3 memory nodes)");
+	sb_free(&b);
+	r.ntaps = 1;	/* one check that ran: nothing to name */
+	CHECK(all_skipped_steps(&r, &b) == 0 && b.s == NULL);
+}
+
 /* #17: an invalid case's rows and histograms are left out; others stay. */
 TEST(report_invalid_cases_left_out)
 {
