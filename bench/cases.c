@@ -33,7 +33,7 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 			   enum scenario sc, struct filler *f, char *why, size_t len)
 {
 	struct nodeset fill, roomy;
-	long total;
+	long total, extra;
 
 	f->pid = -1;
 	f->mib = 0;
@@ -46,11 +46,14 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 	/*
 	 * full: the preferred nodes held, the others free.  pressure: the
 	 * preferred nodes held as in full, and every other node left with
-	 * only --mib more than the headroom: an overflow fits, but only by
-	 * taking those nodes down to their watermarks (kswapd; direct
-	 * reclaim past low).
+	 * only what a case's overflow needs more than the headroom: --mib,
+	 * plus what PREFERRED_MANY's reclaim-less first pass leaves on the
+	 * preferred nodes (low - min, which the case counts as theirs), plus
+	 * 4 MiB.  An overflow fits, but only by taking those nodes down to
+	 * their watermarks (kswapd past low; direct reclaim past min).
 	 */
 	ns_clear(&roomy);
+	extra = o->mib + 4;
 	if (sc == SC_FULL) {
 		fill = o->preferred;
 	} else {
@@ -58,6 +61,12 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 		ns_for_each(n, &fill)
 			if (!ns_has(&o->preferred, n))
 				ns_set(&roomy, n);
+		ns_for_each(n, &o->preferred) {
+			long low = node_wmark_kib(n, "low"), min = node_wmark_kib(n, "min");
+
+			if (low > min && min >= 0)
+				extra += (low - min + 1023) / 1024;
+		}
 	}
 	total = nodes_total_mib(&fill);
 	/* a safety net for running on a real host: never fill a big machine */
@@ -66,7 +75,7 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 			 total, o->fill_cap_mib);
 		return why;
 	}
-	if (filler_start(f, &fill, o->headroom_mib, &roomy, o->mib)) {
+	if (filler_start(f, &fill, o->headroom_mib, &roomy, extra)) {
 		snprintf(why, len, "the filler could not fill the nodes");
 		return why;
 	}
