@@ -9,7 +9,8 @@ BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
 # syscalls, node sets, machine facts and counters, and the channel writer.
 BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist)
 # Pure math and formatting: compiled for the host unit tests as well.
-BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c bench/outcome.c bench/nearest.c
+BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c bench/outcome.c bench/nearest.c \
+		   bench/order.c
 UNIT_EXTRA_SRCS += $(BENCH_UNIT_SRCS)
 
 # guest.mk puts every GUEST_BINS entry into the initramfs's /bin.

@@ -19,6 +19,7 @@
  * pair, the spread between two identical cases of one boot.
  */
 #include "tb.h"
+#include "order.h"
 #include "stats.h"
 
 #include <stdio.h>
@@ -196,6 +197,57 @@ static int lat_child(void *arg, struct shared *sh)
 	return 0;
 }
 
+/* One case of the (page size, scenario) block, after its position row. */
+static void lat_run_one(const struct opts *o, struct filler *f, struct shared *sh, bool aa,
+			enum via v, enum pol p, enum pagesize ps, enum scenario sc, int pos)
+{
+	struct lat_case c = {
+		o, { aa ? "latency_aa" : v == VIA_MBIND ? "latency" : "latency_task",
+		     pol_names[p], pagesize_names[ps], scenario_names[sc] }, p, v, ps };
+	enum outcome oc;
+
+	out_row(&c.k, "case_order", pos, "position");
+	memset(sh, 0, sizeof(*sh));
+	oc = run_case(&c.k, f, lat_child, &c, sh, 600);
+	report_outcome(&c.k, oc, sh, touch_stride(ps));
+}
+
+/*
+ * The cases of one page size and scenario: the mbind() group, then the
+ * set_mempolicy() group, each in the order --seed gives it (the listed
+ * order without one), then the A/A case: the first case run, again.  A
+ * fixed order would put a policy always first, on a cold allocator, or
+ * always after the same neighbour; the seed is a row (order_seed) and each
+ * case's position among the cases of its block too (case_order, 1 = first).
+ */
+static void lat_block(const struct opts *o, struct filler *f, struct shared *sh,
+		      enum pagesize ps, enum scenario sc)
+{
+	int first = -1, pos = 0;
+
+	for (int v = VIA_MBIND; v <= VIA_TASK; v++) {
+		int order[POL_COUNT];
+
+		for (int p = 0; p < POL_COUNT; p++)
+			order[p] = p;
+		if (o->seed_given)
+			order_shuffle(order, POL_COUNT,
+				      order_group_seed(o->seed, (unsigned)v, (unsigned)ps, (unsigned)sc));
+		for (int i = 0; i < POL_COUNT; i++) {
+			enum pol p = (enum pol)order[i];
+
+			if (!pol_wanted(o, p, v == VIA_MBIND ? "latency" : "latency_task"))
+				continue;
+			if (first < 0)
+				first = p;
+			lat_run_one(o, f, sh, false, (enum via)v, p, ps, sc, ++pos);
+		}
+	}
+	/* the A/A case: mbind() again, the policy that ran first */
+	if (first >= 0)
+		lat_run_one(o, f, sh, true, VIA_MBIND, (enum pol)first, ps, sc, ++pos);
+}
+
 static int run_latency(const struct opts *o)
 {
 	struct shared *sh = shared_new();
@@ -205,6 +257,8 @@ static int run_latency(const struct opts *o)
 	if (!sh)
 		return 1;
 	out_row(&k0, "clock_overhead", clock_overhead_ns(), out_time_unit());
+	if (o->seed_given)
+		out_row(&k0, "order_seed", (double)o->seed, "seed");
 	for (int sc = 0; sc < SC_COUNT; sc++) {
 		struct filler f;
 
@@ -227,28 +281,7 @@ static int run_latency(const struct opts *o)
 			/* enough on every node for any policy: placement decides */
 			if (ps == PS_2M)
 				hugetlb_pools(&kp, o->mib / 2);
-			int first = -1;
-
-			for (int v = VIA_MBIND; v <= VIA_TASK + 1; v++) {
-				for (int p = 0; p < POL_COUNT; p++) {
-					/* v == VIA_TASK + 1: the A/A case, mbind() again */
-					bool aa = v > VIA_TASK;
-					struct lat_case c = {
-						o, { aa ? "latency_aa" : v == VIA_MBIND ? "latency"
-						     : "latency_task",
-						     pol_names[p], pagesize_names[ps],
-						     scenario_names[sc] }, p, aa ? VIA_MBIND : v, ps };
-					enum outcome oc;
-
-					if (aa ? p != first : !pol_wanted(o, p, c.k.bench))
-						continue;
-					if (first < 0)
-						first = p;
-					memset(sh, 0, sizeof(*sh));
-					oc = run_case(&c.k, &f, lat_child, &c, sh, 600);
-					report_outcome(&c.k, oc, sh, touch_stride(ps));
-				}
-			}
+			lat_block(o, &f, sh, (enum pagesize)ps, (enum scenario)sc);
 			if (ps == PS_2M)
 				knobs_restore();
 		}
@@ -260,7 +293,7 @@ static int run_latency(const struct opts *o)
 const struct bench bench_latency = {
 	.name = "latency",
 	.help = "first-touch fault latency per page (mbind and set_mempolicy)",
-	.options = "--policies --pagesizes --scenarios --reps --mib --fill-cap-mib --headroom-mib",
+	.options = "--policies --pagesizes --scenarios --reps --mib --fill-cap-mib --headroom-mib --seed",
 	.needs = { .min_mem_nodes = 1 },
 	.timeout_secs = 900,
 	.run = run_latency,

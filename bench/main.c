@@ -58,6 +58,9 @@ static const char usage_text[] =
 "  --fill-cap-mib N               never fill nodes whose total exceeds N MiB (3072)\n"
 "  --headroom-mib N               MiB a filler leaves free per node (24)\n"
 "  --timeout SECS                 override the benchmark's timeout\n"
+"  --seed N                       latency: shuffle each group's policy order with\n"
+"                                 seed N (0..4294967295; row order_seed; default:\n"
+"                                 the listed order)\n"
 "  --clock wall|icount            what the guest clock counts: nanoseconds, or\n"
 "                                 guest instructions under QEMU -icount shift=0\n"
 "                                 (timing rows then say unit=insn; default: wall)\n"
@@ -72,7 +75,7 @@ static bool is_value_option(const char *a)
 	static const char *const names[] = {
 		"--profile", "--preferred", "--label", "--policies", "--pagesizes",
 		"--scenarios", "--reps", "--mib", "--step-mib", "--fill-cap-mib",
-		"--headroom-mib", "--timeout", "--model-hmat", "--clock",
+		"--headroom-mib", "--timeout", "--model-hmat", "--clock", "--seed",
 	};
 
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -338,6 +341,9 @@ int main(int argc, char **argv)
 			if (strcmp(val, "wall") && strcmp(val, "icount"))
 				die_usage("--clock: \"%s\" is not wall or icount", val);
 			out_set_clock(!strcmp(val, "icount"));
+		} else if (!strcmp(a, "--seed")) {
+			o.seed = (uint32_t)parse_long(a, val, 0, 4294967295L);
+			o.seed_given = true;
 		} else if (!strcmp(a, "--headroom-mib")) {
 			o.headroom_mib = parse_long(a, val, 4, 1L << 20);
 		} else { /* --timeout: is_value_option() admitted nothing else */

@@ -43,6 +43,8 @@ struct opts {
 	long step_mib;			/* fill-curve step */
 	long fill_cap_mib;		/* refuse to fill more RAM than this */
 	long headroom_mib;		/* what a filler leaves free per node */
+	bool seed_given;		/* --seed: the order of the latency cases */
+	uint32_t seed;
 	/* --model-hmat: figures seen from CPU 0's node, -1 unknown */
 	bool model_given;
 	long model[MODEL_NODES][MODEL_FIGS];

@@ -10,6 +10,8 @@
  * or the remote DRAM nodes of a DRAM-only machine -- so the guest never
  * needs to read YAML.  --clock says what the guest's clock counts (README,
  * "Clocks"); tierbench is told, so that its timing rows carry the unit.
+ * latency gets --seed, a hash of the boot id (bench/order.c): its cases'
+ * order, shuffled per boot, the same again in a resumed boot.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "order.h"
 #include "textfile.h"
 #include "topology.h"
 #include "util.h"
@@ -382,6 +385,10 @@ int cmd_plan(int argc, char **argv)
 					  targets[g].ids, targets[g].label);
 				if (!strcmp(names[k], "fallback-order") || !strcmp(names[k], "model"))
 					model_hmat_arg(t, &plan);
+				/* the latency cases' order: seeded by the boot id, so a
+				 * resumed boot runs them in the same order again */
+				if (!strcmp(names[k], "latency"))
+					sb_printf(&plan, " --seed %u", (unsigned)order_seed_of(boot));
 				if (!strcmp(clock, "icount"))
 					sb_printf(&plan, " --clock icount");
 				sb_printf(&plan, "\n");

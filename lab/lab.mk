@@ -1,7 +1,8 @@
 # Host-side C: labtool and its unit tests.
 # bench/stats.c: the order-statistic medians the guest uses, for the verdicts
 # over boots (lab/verdict.c); listed twice for the unit tests, $^ keeps one.
-LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c
+# bench/order.c: the seed of the latency cases' order, from the boot id (plan).
+LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c bench/order.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # Other directories add C sources that the unit tests must also link.
@@ -10,6 +11,7 @@ UNIT_EXTRA_SRCS ?=
 host: $(B)/host/labtool
 
 $(B)/host/lab/verdict.o $(B)/san/lab/verdict.o $(B)/host/lab/report_run.o $(B)/san/lab/report_run.o \
+$(B)/host/lab/cmd_plan.o $(B)/san/lab/cmd_plan.o \
 $(B)/san/tests/unit/test_verdict.o: HOST_CFLAGS += -Ibench
 
 $(B)/host/%.o: %.c
