@@ -14,9 +14,11 @@
  * p50 with its order-statistic confidence interval (stats.h); where the
  * pages landed; the clock's own cost; and, with nothing filled, the
  * median cost per page of the timed passes against untimed passes that
- * alternate with them (the harness's overhead).  The first policy's mbind()
- * case runs a second time at every condition, as bench=latency_aa: an A/A
- * pair, the spread between two identical cases of one boot.
+ * alternate with them (the harness's overhead; even repetitions timed
+ * first, odd ones untimed first), after a warm-up repetition whose times
+ * are discarded.  The first case run at a condition runs a second time
+ * (mbind()), as bench=latency_aa: an A/A pair, the spread between two
+ * identical cases of one boot.  --seed shuffles the policies' order.
  */
 #include "tb.h"
 #include "order.h"
@@ -37,23 +39,133 @@ struct lat_case {
 	enum pagesize ps;
 };
 
+/*
+ * One timed pass over a fresh region: every write's time into @rep (and, for
+ * THP, into @huge or @base; NULL: not kept), the loop's cost per page into
+ * *per_page.  @count: progress into sh->pages_done; @last: the placement
+ * rows of the case.  0, or the child's exit code (3: setup failed).
+ */
+static int timed_pass(const struct lat_case *c, struct shared *sh, size_t len, struct hist *rep,
+		      struct hist *huge, struct hist *base, bool count, bool last,
+		      const struct nodeset *polnodes, double *per_page)
+{
+	const struct opts *o = c->o;
+	size_t page = page_bytes(c->ps), stride = touch_stride(c->ps);
+	long per_node[MAX_NODE + 1];
+	char *p = map_region(c->ps, len);
+
+	if (!p)
+		return 3;
+	if (pol_apply(c->pol, c->via, &o->preferred, p, len))
+		return 3;
+	hist_init(rep);
+	uint64_t loop0 = now_ns();
+
+	for (size_t off = 0; off < len; off += page) {
+		uint64_t t0 = now_ns(), dt;
+
+		p[off] = 1;
+		dt = now_ns() - t0;
+		hist_add(rep, dt);
+		sh->pages_done += count;
+		if (c->ps != PS_THP)
+			continue;
+		/*
+		 * Every 4 KiB of a THP region is written.  A fault that got a
+		 * huge page mapped the next 4 KiB as well; one that fell back
+		 * mapped one base page, and each of the other 511 writes is a
+		 * base-page fault of its own.
+		 */
+		if (page_resident(p + off + 4096)) {
+			if (huge)
+				hist_add(huge, dt);
+			for (size_t b = stride; b < page; b += stride) {
+				p[off + b] = 1;
+				sh->pages_done += count;
+			}
+			continue;
+		}
+		if (base)
+			hist_add(base, dt);
+		for (size_t b = stride; b < page; b += stride) {
+			t0 = now_ns();
+			p[off + b] = 1;
+			dt = now_ns() - t0;
+			hist_add(rep, dt);
+			if (base)
+				hist_add(base, dt);
+			sh->pages_done += count;
+		}
+	}
+	*per_page = (double)(now_ns() - loop0) / (double)(len / stride);
+	if (c->via == VIA_TASK)
+		sys_set_mempolicy(MPOL_DEFAULT, NULL);
+	if (last) {
+		if (placement(p, len, stride, per_node, MAX_NODE) > 0) {
+			out_row(&c->k, "inside_frac", frac_in(per_node, polnodes), "ratio");
+			out_row(&c->k, "preferred_frac", frac_in(per_node, &o->preferred), "ratio");
+		}
+		if (c->ps == PS_THP) {
+			long kib = smaps_anon_huge_kib(p);
+
+			if (kib >= 0)
+				out_row(&c->k, "thp_frac", (double)kib * 1024 / (double)len, "ratio");
+		}
+	}
+	munmap(p, len);
+	return 0;
+}
+
+/*
+ * The harness's own cost: an untimed pass over a fresh region with the same
+ * policy and size, so the medians of the timed and untimed passes compare
+ * like with like.  -1 when it could not run (no pair then).
+ */
+static int untimed_pass(const struct lat_case *c, size_t len, double *per_page)
+{
+	size_t stride = touch_stride(c->ps);
+	char *p = map_region(c->ps, len);
+	int rc = -1;
+
+	if (p && !pol_apply(c->pol, c->via, &c->o->preferred, p, len)) {
+		uint64_t u0 = now_ns();
+
+		for (size_t off = 0; off < len; off += stride)
+			((volatile char *)p)[off] = 1;
+		*per_page = (double)(now_ns() - u0) / (double)(len / stride);
+		rc = 0;
+	}
+	if (c->via == VIA_TASK)
+		sys_set_mempolicy(MPOL_DEFAULT, NULL);
+	if (p)
+		munmap(p, len);
+	return rc;
+}
+
 static int lat_child(void *arg, struct shared *sh)
 {
 	const struct lat_case *c = arg;
 	const struct opts *o = c->o;
-	size_t len = case_bytes(o, c->k.scenario, c->ps), page = page_bytes(c->ps), stride = touch_stride(c->ps);
+	size_t len = case_bytes(o, c->k.scenario, c->ps);
 	struct hist *all = malloc(sizeof(*all)), *rep = malloc(sizeof(*rep));
 	/* THP: faults that mapped a huge page, and base-page faults (fallbacks) */
 	struct hist *huge = malloc(sizeof(*huge)), *base = malloc(sizeof(*base));
 	double *p50 = calloc((size_t)o->reps, sizeof(double));
-	long per_node[MAX_NODE + 1];
 	struct nodeset polnodes;
 	struct median_ci ci;
 	double *timed = calloc((size_t)o->reps, sizeof(double));
 	double *untimed = calloc((size_t)o->reps, sizeof(double));
-	int pairs = 0;
-	double med;
-	int r;
+	/*
+	 * Only when nothing is filled: a warm-up repetition and the untimed
+	 * passes.  Under full and pressure a case asks for more than the
+	 * preferred nodes can give, so an extra pass would change the
+	 * outcome: BIND's OOM kill (or SIGBUS) would fall on the warm-up, and
+	 * the overflow's reclaim would leave the other nodes in another state
+	 * for the repetitions that count.
+	 */
+	bool free_sc = !strcmp(c->k.scenario, "free");
+	int pairs = 0, rc;
+	double med, t, u;
 
 	if (!all || !rep || !huge || !base || !p50 || !timed || !untimed) {
 		msg("latency: out of memory for histograms");
@@ -64,98 +176,36 @@ static int lat_child(void *arg, struct shared *sh)
 	hist_init(huge);
 	hist_init(base);
 	pol_nodes(c->pol, &o->preferred, &polnodes);
-	for (r = 0; r < o->reps; r++) {
-		char *p = map_region(c->ps, len);
+	if (free_sc) {
+		/* the warm-up: a whole timed repetition, its times discarded */
+		rc = timed_pass(c, sh, len, rep, NULL, NULL, false, false, &polnodes, &t);
+		if (rc)
+			return rc;
+	}
+	out_row(&c->k, "warmup_reps", free_sc, "count");
+	for (int r = 0; r < o->reps; r++) {
+		/* the passes alternate: even repetitions timed first, odd untimed first */
+		bool untimed_first = free_sc && (r & 1), have_u = false;
 
-		if (!p)
-			return 3;
-		if (pol_apply(c->pol, c->via, &o->preferred, p, len))
-			return 3;
-		hist_init(rep);
-		uint64_t loop0 = now_ns();
-
-		for (size_t off = 0; off < len; off += page) {
-			uint64_t t0 = now_ns(), dt;
-
-			p[off] = 1;
-			dt = now_ns() - t0;
-			hist_add(rep, dt);
-			sh->pages_done++;
-			if (c->ps != PS_THP)
-				continue;
-			/*
-			 * Every 4 KiB of a THP region is written.  A fault that
-			 * got a huge page mapped the next 4 KiB as well; one
-			 * that fell back mapped one base page, and each of the
-			 * other 511 writes is a base-page fault of its own.
-			 */
-			if (page_resident(p + off + 4096)) {
-				hist_add(huge, dt);
-				for (size_t b = stride; b < page; b += stride) {
-					p[off + b] = 1;
-					sh->pages_done++;
-				}
-				continue;
-			}
-			hist_add(base, dt);
-			for (size_t b = stride; b < page; b += stride) {
-				t0 = now_ns();
-				p[off + b] = 1;
-				dt = now_ns() - t0;
-				hist_add(rep, dt);
-				hist_add(base, dt);
-				sh->pages_done++;
-			}
+		if (untimed_first)
+			have_u = !untimed_pass(c, len, &u);
+		rc = timed_pass(c, sh, len, rep, huge, base, true, r == o->reps - 1, &polnodes, &t);
+		if (rc)
+			return rc;
+		if (free_sc && !untimed_first)
+			have_u = !untimed_pass(c, len, &u);
+		if (have_u) {
+			timed[pairs] = t;
+			untimed[pairs] = u;
+			pairs++;
 		}
-		timed[r] = (double)(now_ns() - loop0) / (double)(len / stride);
-		if (c->via == VIA_TASK)
-			sys_set_mempolicy(MPOL_DEFAULT, NULL);
 		out_hist(&c->k, r, rep);
 		hist_merge(all, rep);
 		p50[r] = (double)hist_quantile(rep, 0.5);
-		if (r == o->reps - 1) {
-			if (placement(p, len, stride, per_node, MAX_NODE) > 0) {
-				out_row(&c->k, "inside_frac", frac_in(per_node, &polnodes), "ratio");
-				out_row(&c->k, "preferred_frac",
-					frac_in(per_node, &o->preferred), "ratio");
-			}
-			if (c->ps == PS_THP) {
-				long kib = smaps_anon_huge_kib(p);
-
-				if (kib >= 0)
-					out_row(&c->k, "thp_frac",
-						(double)kib * 1024 / (double)len, "ratio");
-			}
-		}
-		munmap(p, len);
-		/*
-		 * The harness's own cost: after each timed pass, an untimed
-		 * pass over a fresh region with the same policy and size, so
-		 * the medians of the two compare like with like.  Only when
-		 * nothing is filled, where an extra pass cannot change the
-		 * outcome.
-		 */
-		if (!strcmp(c->k.scenario, "free")) {
-			p = map_region(c->ps, len);
-			if (p && !pol_apply(c->pol, c->via, &o->preferred, p, len)) {
-				uint64_t u0 = now_ns();
-
-				for (size_t off = 0; off < len; off += stride)
-					((volatile char *)p)[off] = 1;
-				untimed[pairs] = (double)(now_ns() - u0) / (double)(len / stride);
-				timed[pairs] = timed[r];
-				pairs++;
-			}
-			if (c->via == VIA_TASK)
-				sys_set_mempolicy(MPOL_DEFAULT, NULL);
-			if (p)
-				munmap(p, len);
-		}
 	}
 	if (pairs) {
-		double t = stats_median(timed, (size_t)pairs);
-		double u = stats_median(untimed, (size_t)pairs);
-
+		t = stats_median(timed, (size_t)pairs);
+		u = stats_median(untimed, (size_t)pairs);
 		out_row(&c->k, "loop_timed_ns_per_page", t, out_time_unit());
 		out_row(&c->k, "loop_untimed_ns_per_page", u, out_time_unit());
 		out_row(&c->k, "harness_overhead_ratio", t / u, "ratio");

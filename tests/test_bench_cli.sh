@@ -60,6 +60,11 @@ for m in count mean p50 p90 p99 p99_9 max p50_median_of_reps p50_ci95_low p50_ci
 		bad "latency lacks metric $m"
 done
 grep -q '^HIST bench=latency_task policy=bind ' "$out/latency.out" || bad "no set_mempolicy histogram"
+# scenario free: one warm-up repetition, discarded (#16): a row, no HIST of its own
+grep -q 'policy=bind .* scenario=free metric=warmup_reps value=1 unit=count$' "$out/latency.out" ||
+	bad "latency/free: no warmup_reps 1"
+[ "$(grep -c '^HIST bench=latency policy=bind .* scenario=free rep=' "$out/latency.out")" = 2 ] ||
+	bad "latency/free: HIST lines are not the 2 repetitions (the warm-up's times leaked?)"
 grep -q 'metric=p50 value=[0-9.e+]* unit=ns$' "$out/latency.out" || bad "latency p50 is not in ns by default"
 # --clock icount: every timing row and histogram is in guest instructions.
 "$TB" latency --clock icount --profile quick --pagesizes 4k --scenarios free --policies bind \
