@@ -230,6 +230,25 @@ bad:
 	return 0;
 }
 
+const char *cpu_problem(int cpu, const struct nodeset *present, const struct nodeset *online,
+			char *buf, size_t len)
+{
+	char list[128];
+
+	if (cpu < 0 || cpu >= NODESET_MAX || !ns_has(present, cpu)) {
+		ns_format_pbl(present, list, sizeof(list));
+		snprintf(buf, len, "no such CPU (present: %s)", ns_count(present) ? list : "none");
+		return buf;
+	}
+	if (!ns_has(online, cpu)) {
+		ns_format_pbl(online, list, sizeof(list));
+		snprintf(buf, len, "CPU %d is offline (online: %s)", cpu,
+			 ns_count(online) ? list : "none");
+		return buf;
+	}
+	return NULL;
+}
+
 int fmt_value(double v, char *buf, size_t len)
 {
 	if (!isfinite(v))

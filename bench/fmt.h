@@ -41,6 +41,15 @@ int ns_format_plus(const struct nodeset *ns, char *buf, size_t len);
 int ns_format_pbl(const struct nodeset *ns, char *buf, size_t len);
 
 /*
+ * Why CPU @cpu cannot run a case, given the kernel's present and online
+ * CPU lists (/sys/devices/system/cpu/{present,online}, parsed as sets):
+ * "no such CPU (present: 0-1)" or "CPU 1 is offline (online: 0)" in @buf,
+ * or NULL when it can.
+ */
+const char *cpu_problem(int cpu, const struct nodeset *present, const struct nodeset *online,
+			char *buf, size_t len);
+
+/*
  * HMAT figures as seen from one initiator, per target node, for the cost
  * model: "N=RL/WL/RB/WB,..." -- read and write latency in ns, read and
  * write bandwidth in MB/s, non-negative integers.  Nodes not named stay -1.

@@ -24,6 +24,8 @@
 #include "order.h"
 #include "stats.h"
 
+#include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +173,16 @@ static int lat_child(void *arg, struct shared *sh)
 		msg("latency: out of memory for histograms");
 		return 1;
 	}
+	/* the case's CPU (--cpu): every case on the same one, not where the scheduler puts it */
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(o->cpu, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		msg("latency %s/%s/%s/%s: cannot run on CPU %d: %s", c->k.bench, c->k.policy,
+		    c->k.pagesize, c->k.scenario, o->cpu, strerror(errno));
+		return 1;
+	}
 	out_row(&c->k, "case_mib", (double)len / MIB, "MiB");
 	hist_init(all);
 	hist_init(huge);
@@ -309,6 +321,7 @@ static int run_latency(const struct opts *o)
 	out_row(&k0, "clock_overhead", clock_overhead_ns(), out_time_unit());
 	if (o->seed_given)
 		out_row(&k0, "order_seed", (double)o->seed, "seed");
+	out_row(&k0, "cpu", o->cpu, "id");
 	for (int sc = 0; sc < SC_COUNT; sc++) {
 		struct filler f;
 
@@ -343,7 +356,7 @@ static int run_latency(const struct opts *o)
 const struct bench bench_latency = {
 	.name = "latency",
 	.help = "first-touch fault latency per page (mbind and set_mempolicy)",
-	.options = "--policies --pagesizes --scenarios --reps --mib --fill-cap-mib --headroom-mib --seed",
+	.options = "--policies --pagesizes --scenarios --reps --mib --fill-cap-mib --headroom-mib --seed --cpu",
 	.needs = { .min_mem_nodes = 1 },
 	.timeout_secs = 900,
 	.run = run_latency,

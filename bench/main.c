@@ -58,6 +58,8 @@ static const char usage_text[] =
 "  --fill-cap-mib N               never fill nodes whose total exceeds N MiB (3072)\n"
 "  --headroom-mib N               MiB a filler leaves free per node (24)\n"
 "  --timeout SECS                 override the benchmark's timeout\n"
+"  --cpu N                        latency: run each case on CPU N (default: the first\n"
+"                                 CPU of the lowest-numbered node with CPUs; row cpu)\n"
 "  --seed N                       latency: shuffle each group's policy order with\n"
 "                                 seed N (0..4294967295; row order_seed; default:\n"
 "                                 the listed order)\n"
@@ -75,7 +77,7 @@ static bool is_value_option(const char *a)
 	static const char *const names[] = {
 		"--profile", "--preferred", "--label", "--policies", "--pagesizes",
 		"--scenarios", "--reps", "--mib", "--step-mib", "--fill-cap-mib",
-		"--headroom-mib", "--timeout", "--model-hmat", "--clock", "--seed",
+		"--headroom-mib", "--timeout", "--model-hmat", "--clock", "--seed", "--cpu",
 	};
 
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -192,6 +194,47 @@ static void default_preferred(struct opts *o, bool label_given)
 		snprintf(o->label, sizeof(o->label), "%s", label);
 }
 
+#define CPU_DIR "/sys/devices/system/cpu"
+
+/*
+ * The CPU latency's cases run on: --cpu, which must be present and online
+ * (else one line, exit 2), or the first online CPU of the lowest-numbered
+ * node with CPUs, else the first online CPU.
+ */
+static int case_cpu(long given)
+{
+	struct nodeset present, online, cpus, nodes;
+	char err[160], why[200], path[96];
+
+	if (read_cpulist(CPU_DIR "/present", &present, err, sizeof(err)) ||
+	    read_cpulist(CPU_DIR "/online", &online, err, sizeof(err))) {
+		if (given >= 0) {
+			fprintf(stderr, "tierbench: --cpu %ld: cannot tell whether it exists: %s\n",
+				given, err);
+			exit(2);
+		}
+		msg("%s; cases run on CPU 0", err);
+		return 0;
+	}
+	if (given >= 0) {
+		if (cpu_problem((int)given, &present, &online, why, sizeof(why))) {
+			fprintf(stderr, "tierbench: --cpu %ld: %s\n", given, why);
+			exit(2);
+		}
+		return (int)given;
+	}
+	cpu_nodes(&nodes);
+	ns_for_each(n, &nodes) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", n);
+		if (read_cpulist(path, &cpus, err, sizeof(err)))
+			continue;
+		ns_for_each(c, &cpus)
+			if (ns_has(&online, c))
+				return c;
+	}
+	return ns_count(&online) ? ns_first(&online) : 0;
+}
+
 static const struct bench *current;
 static int timeout_secs;
 
@@ -262,7 +305,7 @@ int main(int argc, char **argv)
 			  .headroom_mib = 24, .pol_mask = (1u << POL_COUNT) - 1,
 			  .page_mask = (1u << PS_COUNT) - 1,
 			  .scen_mask = (1u << SC_COUNT) - 1 };
-	long reps = -1, mib = -1, step = -1, timeout = -1;
+	long reps = -1, mib = -1, step = -1, timeout = -1, cpu = -1;
 	bool preferred_given = false, label_given = false;
 	const char *bench_name = NULL;
 	char why[200], err[96];
@@ -341,6 +384,8 @@ int main(int argc, char **argv)
 			if (strcmp(val, "wall") && strcmp(val, "icount"))
 				die_usage("--clock: \"%s\" is not wall or icount", val);
 			out_set_clock(!strcmp(val, "icount"));
+		} else if (!strcmp(a, "--cpu")) {
+			cpu = parse_long(a, val, 0, NODESET_MAX - 1);
 		} else if (!strcmp(a, "--seed")) {
 			o.seed = (uint32_t)parse_long(a, val, 0, 4294967295L);
 			o.seed_given = true;
@@ -381,6 +426,7 @@ int main(int argc, char **argv)
 		default_preferred(&o, label_given);
 	}
 	out_set_nodes(o.label, &o.preferred);
+	o.cpu = case_cpu(cpu);
 
 	timeout_secs = timeout > 0 ? (int)timeout
 				   : current->timeout_secs * profiles[o.profile].timeout_mult;

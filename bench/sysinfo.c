@@ -42,6 +42,34 @@ static void read_nodelist(const char *path, struct nodeset *out)
 	}
 }
 
+int read_cpulist(const char *path, struct nodeset *out, char *err, size_t errlen)
+{
+	char *line = NULL, why[96];
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+	int rc = -1;
+
+	ns_clear(out);
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (getline(&line, &cap, f) < 0) {
+		snprintf(err, errlen, "%s: empty", path);
+	} else {
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0])
+			rc = 0;		/* an empty list */
+		else if (ns_parse(line, out, why, sizeof(why)))
+			snprintf(err, errlen, "%s: \"%.40s\": %s", path, line, why);
+		else
+			rc = 0;
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
 void mem_nodes(struct nodeset *out)
 {
 	static struct nodeset cache;

@@ -45,6 +45,7 @@ struct opts {
 	long headroom_mib;		/* what a filler leaves free per node */
 	bool seed_given;		/* --seed: the order of the latency cases */
 	uint32_t seed;
+	int cpu;			/* --cpu: where latency's cases run */
 	/* --model-hmat: figures seen from CPU 0's node, -1 unknown */
 	bool model_given;
 	long model[MODEL_NODES][MODEL_FIGS];
@@ -145,6 +146,8 @@ bool kernel_knows_mode(int mode);
 /* ---- machine facts (sysinfo.c) ---- */
 void mem_nodes(struct nodeset *out);
 void cpu_nodes(struct nodeset *out);
+/* A kernel CPU list file ("0-3,8") as a set; -1 with "path: why" in @err. */
+int read_cpulist(const char *path, struct nodeset *out, char *err, size_t errlen);
 int node_of_cpu(int cpu);
 int node_distance(int from, int to);	/* SLIT, -1 unknown */
 int node_first_cpu(int node);		/* -1: no CPU */

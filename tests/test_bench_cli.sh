@@ -22,7 +22,8 @@ for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
 	    "latency --pagesizes 1g" "latency --preferred 1+" "latency --bogus" \
 	    "latency --profile quick,full" "latency --label a,b" \
 	    "fallback-order --model-hmat 0=1/2/3" "fallback-order --model-hmat 64=1/2/3/4" \
-	    "fallback-order --model-hmat 1=1/2/3/4,1=1/2/3/4"; do
+	    "fallback-order --model-hmat 1=1/2/3/4,1=1/2/3/4" "latency --seed -1" "latency --seed x" \
+	    "latency --cpu 1023" "latency --cpu -1"; do
 	# shellcheck disable=SC2086
 	out=$("$TB" $args 2>&1 >/dev/null); rc=$?
 	[ "$rc" = 2 ] || bad "'$args' exited $rc, want 2"
@@ -44,6 +45,10 @@ check_lines() {	# file
 		if (id != n) { print "TAP number " id ", want " n; exit 1 } }' "$1" || bad "$1: TAP numbering"
 }
 
+# --cpu (#16): a CPU the host does not have is named, with the CPUs it has
+out=$("$TB" latency --cpu 1023 2>&1 >/dev/null)
+grep -q '^tierbench: --cpu 1023: no such CPU (present: [0-9,-]*)$' <<<"$out" || bad "--cpu 1023: '$out'"
+
 out=build/test_bench_cli
 mkdir -p "$out"
 "$TB" checks --profile quick > "$out/checks.out" 2> "$out/checks.err"; rc=$?
@@ -60,6 +65,28 @@ for m in count mean p50 p90 p99 p99_9 max p50_median_of_reps p50_ci95_low p50_ci
 		bad "latency lacks metric $m"
 done
 grep -q '^HIST bench=latency_task policy=bind ' "$out/latency.out" || bad "no set_mempolicy histogram"
+# the case's CPU: the first of the lowest node with CPUs unless --cpu says
+first_cpu=$(sed 's/[-,].*//' "/sys/devices/system/node/node$(sed 's/[-,].*//' /sys/devices/system/node/has_cpu)/cpulist")
+grep -q "^ROW bench=latency policy=- .* metric=cpu value=$first_cpu unit=id$" "$out/latency.out" ||
+	bad "latency: no row cpu=$first_cpu"
+# --seed (#16): recorded, each case's position a row, the same seed the same order
+seeded() {	# seed -> the cases in the order they ran
+	"$TB" latency --profile quick --reps 1 --mib 2 --pagesizes 4k --scenarios free \
+		--policies bind,preferred,preferred-many,default --seed "$1" --cpu "$first_cpu" 2>/dev/null |
+		tee "$out/latency-seed-$1.out" | awk '/metric=case_order / { print $2, $3, $8 }'
+}
+o1=$(seeded 7); o2=$(seeded 7); o3=$(seeded 8)
+grep -q '^ROW bench=latency policy=- .* metric=order_seed value=7 unit=seed$' "$out/latency-seed-7.out" ||
+	bad "--seed 7: no row order_seed 7"
+[ "$(wc -l <<<"$o1")" = 9 ] || bad "--seed 7: want 9 case_order rows (4 mbind, 4 set_mempolicy, A/A): $o1"
+[ -n "$o1" ] && [ "$o1" = "$o2" ] || bad "--seed 7 twice: two orders"
+[ "$o1" != "$o3" ] || bad "--seed 7 and 8: the same order"
+[ "$(awk '{ print $3 }' <<<"$o1" | tr '\n' ' ')" = "value=1 value=2 value=3 value=4 value=5 value=6 value=7 value=8 value=9 " ] ||
+	bad "--seed 7: case_order is not 1..9 in the order the cases ran"
+# the A/A case is the first case run, again
+[ "$(sed -n 1p <<<"$o1" | awk '{ print $2 }')" = "$(sed -n 9p <<<"$o1" | awk '{ print $2 }')" ] &&
+	sed -n 9p <<<"$o1" | grep -q '^bench=latency_aa ' || bad "--seed 7: the A/A case is not the first case's policy: $o1"
+! grep -q 'metric=order_seed' "$out/latency.out" || bad "no --seed: an order_seed row"
 # scenario free: one warm-up repetition, discarded (#16): a row, no HIST of its own
 grep -q 'policy=bind .* scenario=free metric=warmup_reps value=1 unit=count$' "$out/latency.out" ||
 	bad "latency/free: no warmup_reps 1"

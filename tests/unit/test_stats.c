@@ -242,3 +242,21 @@ TEST(fmt_values_tokens)
 	CHECK(!fmt_token_ok("a=b"));
 	CHECK(!fmt_token_ok(""));
 }
+
+/* --cpu (#16): a CPU that is not there or not online is said, with the lists */
+TEST(fmt_cpu_problem)
+{
+	struct nodeset present, online;
+	char err[80], why[96], tiny[12];
+
+	CHECK(!ns_parse("0-3", &present, err, sizeof(err)));
+	CHECK(!ns_parse("0,2-3", &online, err, sizeof(err)));
+	CHECK(cpu_problem(0, &present, &online, why, sizeof(why)) == NULL);
+	CHECK(cpu_problem(3, &present, &online, why, sizeof(why)) == NULL);
+	CHECK_STR(cpu_problem(1, &present, &online, why, sizeof(why)), "CPU 1 is offline (online: 0,2-3)");
+	CHECK_STR(cpu_problem(4, &present, &online, why, sizeof(why)), "no such CPU (present: 0-3)");
+	CHECK_STR(cpu_problem(-1, &present, &online, why, sizeof(why)), "no such CPU (present: 0-3)");
+	CHECK_STR(cpu_problem(5000, &present, &online, why, sizeof(why)), "no such CPU (present: 0-3)");
+	/* a short buffer truncates, never overflows */
+	CHECK_STR(cpu_problem(9, &present, &online, tiny, sizeof(tiny)), "no such CPU");
+}
