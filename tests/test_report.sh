@@ -130,6 +130,24 @@ check "panicked boot's rows stay out of the headline" sh -c "! grep -q '99999' '
 check "no network references in report.html" sh -c "! grep -Eq '(src|href)=\"(https?:)?//' '$RUN/report.html'"
 check "embedded figures are data: URIs" grep -q 'src="data:image/svg+xml;base64,' "$RUN/report.html"
 
+# --- #16: a wall-clock case's mode shares, when its pooled histogram is multimodal ---
+check "wall clock: bind 4k/free's mode shares beside its latency table" \
+	grep -qF '|4k |free |bind pmem:1 |8192 (2 histograms) |2 modes: 76 % near 10.5 µs, 24 % near 16.9 µs |' "$RUN/report.md"
+check "wall clock: mode shares in report.html too" \
+	grep -qF '<td>4k</td><td>free</td><td>preferred pmem:1</td><td>8192 (2 histograms)</td><td>2 modes: 12 % near 10.5 µs, 88 % near 16.9 µs</td>' "$RUN/report.html"
+check "wall clock: the rule is said" grep -qF 'valley below half the smaller peak (lab/modes.h)' "$RUN/report.md"
+check "wall clock: a unimodal case has no modes row (weighted-interleave 4k/free)" \
+	sh -c "! grep -qF '|4k |free |weighted-interleave pmem:1 |8192' '$RUN/report.md'"
+# the same histograms under icount: no mode shares, and why not
+ICR=$TMP/icr/dram-pmem-20261202-215445
+mkdir -p "$TMP/icr" && cp -r "$FIXTURE" "$ICR"
+sed -i 's/"accelerator": "tcg",/&\n  "clock": "icount",\n  "time_unit": "insn",/' "$ICR/meta.json"
+sed -i 's/ unit=ns / unit=insn /' "$ICR/boots/1.hist"
+sed -i 's/,ns,/,insn,/' "$ICR/summary.csv"
+"$LABTOOL" report "$ICR" >/dev/null 2>"$TMP/err" || { not_ok "report of the icount copy"; sed 's/^/# /' "$TMP/err"; }
+check "icount: no mode shares" sh -c "! grep -q -e 'modes: ' -e 'is multimodal' '$ICR/report.md' '$ICR/report.html'"
+check "icount: it says why" grep -qF 'Mode shares are shown for wall-clock runs only' "$ICR/report.md"
+
 # --- without meta.json: facts from the guest's META line and run.args ---
 NOMETA=$TMP/nometa/dram-pmem-20261202-215445
 mkdir -p "$TMP/nometa" && cp -r "$FIXTURE" "$NOMETA" && rm "$NOMETA/meta.json"
