@@ -129,7 +129,7 @@ int modes_find(const double *lo, const double *count, size_t nb, struct mode *ou
 		for (size_t j = 1; j < n; j++)
 			if (s[j].count < s[small].count)
 				small = j;
-		if (s[small].count >= MODES_MIN_SHARE * total)
+		if (s[small].count >= fmax(MODES_MIN_SHARE * total, MODES_MIN_COUNT))
 			break;
 		/* into the neighbour it is less separated from */
 		if (small == 0 || (small + 1 < n &&

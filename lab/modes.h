@@ -10,8 +10,9 @@
  * is their valley, and each bucket belongs to the peak between its two
  * valleys.  Then, until nothing changes: two neighbours whose valley is at
  * least half the smaller of their two peaks are one mode (the most shallow
- * valley first); a peak holding less than 10 % of the samples joins the
- * neighbour it is less separated from.  What is left are the modes: each
+ * valley first); a peak holding less than 10 % of the samples, or fewer
+ * than 50 (a THP case of the quick profile has 16 faults: no mode can be
+ * told from another there), joins the neighbour it is less separated from.  What is left are the modes: each
  * with the samples of its span (the shares add up to all of them) and the
  * lower bound of its highest smoothed bucket.  Two or more: multimodal.
  */
@@ -23,6 +24,7 @@
 #include "util.h"
 
 #define MODES_MIN_SHARE 0.10	/* a mode holds at least this share of the samples */
+#define MODES_MIN_COUNT 50	/* ... and at least this many samples */
 #define MODES_VALLEY 0.5	/* ... and its valley to a neighbour is below this x the smaller peak */
 
 struct mode {

@@ -127,6 +127,23 @@ TEST(modes_small_bump_is_not_a_mode)
 	CHECK_NEAR(m[1].share, 0.12, 0.005);
 }
 
+TEST(modes_too_few_samples)
+{
+	struct h h;
+	struct mode m[4];
+
+	/* 16 THP faults in two far clusters: too few for either to be a mode */
+	h_init(&h);
+	h.count[10] = 9;
+	h.count[60] = 7;
+	CHECK(modes_find(h.lo, h.count, NB, m, 4) == 1);
+	CHECK_NEAR(m[0].share, 1, 1e-12);
+	/* the same shape with 50 and more in each: two */
+	h.count[10] = 90;
+	h.count[60] = 70;
+	CHECK(modes_find(h.lo, h.count, NB, m, 4) == 2);
+}
+
 TEST(modes_jagged_single_peak)
 {
 	struct h h;
