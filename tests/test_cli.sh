@@ -71,6 +71,15 @@ if [ "$(grep -c '^step .* tierbench .* --clock icount' <<<"$gp")" = 2 ] && ! gre
 else
 	echo "FAIL labtool plan --clock: $gp"; fail=1
 fi
+# #16: latency's case order is seeded by the boot id, the same again for the same boot
+s1=$(sed -n 's/^step latency-.* --seed \([0-9]*\).*/\1/p' <<<"$gw")
+s1b=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --benches latency | sed -n 's/^step latency-.* --seed \([0-9]*\).*/\1/p')
+s2=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 2 --benches latency | sed -n 's/^step latency-.* --seed \([0-9]*\).*/\1/p')
+if [ -n "$s1" ] && [ "$s1" = "$s1b" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ] && ! grep -q '^step oom-.* --seed' <<<"$gw"; then
+	echo "ok   labtool plan seeds latency's order by the boot id ($s1, $s2)"
+else
+	echo "FAIL labtool plan --seed: boot 1 '$s1'/'$s1b', boot 2 '$s2': $gw"; fail=1
+fi
 printf 'name: bad\nnodes: []\n' > "$tmp/empty-nodes.yaml"
 expect 65 "empty-nodes.yaml:" "$tmp/empty-nodes.yaml"
 # Untrusted text stays data: a name that is a command substitution.
