@@ -8,7 +8,8 @@
  *   latency, latency_task (mbind / set_mempolicy): count mean p50 p90 p99
  *       p99_9 max (ns, pooled), p50_median_of_reps p50_ci95_low p50_ci95_high
  *       p50_ci_coverage reps; policy "-" rows are the case's context
- *       (filler_mib, free_mib_node<N>, clock_overhead, hugetlb_pool_node<N>)
+ *       (filler_mib, free_mib_node<N>, clock_overhead, hugetlb_pool_node<N>,
+ *       cpu, order_seed); case_order, warmup_reps per case
  *   every case: outcome_<word>=1 (flag), mib_before_outcome,
  *       oom_constraint_memory_policy
  *   fallback: inside_frac preferred_frac (ratio) pages_total pages_node<N>;
