@@ -138,6 +138,12 @@ check "wall clock: mode shares in report.html too" \
 check "wall clock: the rule is said" grep -qF 'valley below half the smaller peak (lab/modes.h)' "$RUN/report.md"
 check "wall clock: a unimodal case has no modes row (weighted-interleave 4k/free)" \
 	sh -c "! grep -qF '|4k |free |weighted-interleave pmem:1 |8192' '$RUN/report.md'"
+# meta.json saying clock wall (runs since --clock) gives the same
+WCR=$TMP/wcr/dram-pmem-20261202-215445
+mkdir -p "$TMP/wcr" && cp -r "$FIXTURE" "$WCR"
+sed -i 's/"accelerator": "tcg",/&\n  "clock": "wall",\n  "time_unit": "ns",/' "$WCR/meta.json"
+"$LABTOOL" report "$WCR" >/dev/null 2>&1
+check "meta.json clock wall: mode shares" grep -qF '|4k |free |bind pmem:1 |8192 (2 histograms) |2 modes: 76 % near 10.5 µs' "$WCR/report.md"
 # the same histograms under icount: no mode shares, and why not
 ICR=$TMP/icr/dram-pmem-20261202-215445
 mkdir -p "$TMP/icr" && cp -r "$FIXTURE" "$ICR"
