@@ -95,11 +95,14 @@ static void progress_flush(struct progress *pr)
 	pr->group_key[0] = '\0';
 }
 
-static const char *word_after(const char *s, const char *key, char *buf, size_t size)
+const char *word_after(const char *s, const char *key, char *buf, size_t size)
 {
-	const char *p = strstr(s, key);
+	const char *p = s;
 	size_t n;
 
+	/* the key at the start of a word: "name=" is not inside "filename=" */
+	while ((p = strstr(p, key)) && p != s && p[-1] != ' ')
+		p++;
 	if (!p)
 		return NULL;
 	p += strlen(key);

@@ -217,6 +217,20 @@ static int valid_name(const char *s)
 	return 1;
 }
 
+long parse_count(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > max)
+		return -1;
+	return v;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *boot = NULL, *profile = "default";
@@ -253,6 +267,11 @@ int cmd_plan(int argc, char **argv)
 	if (!valid_name(boot) || (strcmp(profile, "quick") && strcmp(profile, "default") &&
 				  strcmp(profile, "full"))) {
 		fprintf(stderr, "labtool plan: bad --boot-id or --profile\n");
+		return EXIT_USAGE;
+	}
+	if (step_timeout && parse_count(step_timeout, 86400) < 0) {
+		fprintf(stderr, "labtool plan: --step-timeout: '%s' is not a whole number of seconds from 1 to 86400\n",
+			step_timeout);
 		return EXIT_USAGE;
 	}
 	if (strcmp(clock, "wall") && strcmp(clock, "icount")) {
@@ -318,7 +337,7 @@ int cmd_plan(int argc, char **argv)
 		return rc;
 	}
 	ntargets = plan_targets(t, targets, TOPO_KIND_NR);
-	timeout = step_timeout ? atoi(step_timeout) : profile_timeout(profile);
+	timeout = step_timeout ? (int)parse_count(step_timeout, 86400) : profile_timeout(profile);
 	/*
 	 * Under icount the guest's seconds are 1e9 instructions: a busy step
 	 * was measured at 0.12 guest seconds per host second (TCG, README

@@ -25,6 +25,14 @@
 LABTOOL_COMMANDS(X)
 #undef X
 
+/*
+ * The value of "key=" in a line of space-separated key=value words, matched
+ * at a word's start only, into @buf (truncated to @size); NULL if absent.
+ */
+const char *word_after(const char *s, const char *key, char *buf, size_t size);
+/* @s as a whole decimal number in [1, @max], else -1. */
+long parse_count(const char *s, long max);
+
 /* Exit codes shared by all commands (sysexits.h values). */
 #define EXIT_USAGE 64    /* bad command line */
 #define EXIT_INVALID 65  /* input file is invalid */
