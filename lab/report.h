@@ -159,6 +159,12 @@ const char *time_unit_words(const char *unit);
 const char *time_unit_includes(const char *unit);
 
 /*
+ * The payload of a framed channel line "<seq> <crc32> <payload>" whose
+ * CRC-32 matches, else NULL (a damaged or unframed line says nothing).
+ */
+const char *channel_payload(const char *line);
+
+/*
  * The first matching figure of the ok boots (the median over boots); NULL
  * fields match anything.  Marks it used.
  */

@@ -99,3 +99,4 @@ TEST(row_curve_point)
 	CHECK_STR(r.field[4], "fill");
 	CHECK_STR(r.x, "48");
 }
+

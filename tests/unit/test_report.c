@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "frame.h"
 #include "harness.h"
 #include "report.h"
 #include "report_int.h"
@@ -713,4 +714,17 @@ TEST(report_invalid_cases_left_out)
 	for (size_t i = 0; i < r.nhists; i++)
 		hist_free(&r.hists[i]);
 	free(r.hists);
+}
+
+/* #14 item 6: the report's reader of raw/channel-*.log checks the CRC too. */
+TEST(report_channel_payload_checks_the_crc)
+{
+	const char *payload = "TAP ok 1 - checks";
+	char *line = xasprintf("3 %08x %s", frame_crc32(payload, strlen(payload)), payload);
+
+	CHECK_STR(channel_payload(line), payload);
+	line[strlen(line) - 1] = 'X';	/* damaged in transit */
+	CHECK(channel_payload(line) == NULL);
+	CHECK(channel_payload("TAP ok 1 - unframed") == NULL);
+	free(line);
 }
