@@ -28,12 +28,17 @@
 #   --step-timeout S      kill a guest step running longer than S seconds
 #                         (default: by profile; for --exec, the boot timeout)
 #   -j N                  run up to N boots at once (default 1)
-#   --resume RUN-DIR      finish an interrupted run: redo only the boots that
-#                         did not complete, with the run's original options
+#   --resume RUN-DIR [--only-boot ID] [-q]
+#                         finish an interrupted run: redo only the boots that
+#                         did not complete, with the run's original options,
+#                         then write the report; with --only-boot, only boot ID
+#                         (1..boots of the run) and no report
 #   --print-qemu          print the QEMU command line for each topology and exit
-#   --plan                print one self-contained command per boot (for GNU
-#                         parallel, ssh or a batch scheduler) and exit; merge
-#                         the run directories with ./run-lab.sh compare
+#   --plan                create the run directory (one per topology) and print
+#                         one command per boot that runs that boot into it (for
+#                         GNU parallel, ssh or a batch scheduler), then, on
+#                         stderr, the commands that write the report(s) once
+#                         every boot has finished; exit
 #   -q                    no progress lines
 #   -h, --help            this text
 #
@@ -55,15 +60,31 @@ usage() { sed -n '2,/^set -e/{/^#/s/^# \{0,1\}//p}' "$0"; }
 need_value() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 is_count() { case $1 in '' | *[!0-9]*) return 1 ;; *) [ "$1" -gt 0 ] ;; esac; }
 
+only_boot=
 if [ "${1:-}" = --resume ]; then
-	[ $# -eq 2 ] || die "--resume takes exactly one run directory and no other option"
+	[ $# -ge 2 ] || die "--resume takes exactly one run directory and no other option (but --only-boot ID, -q)"
 	resume=${2%/}
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--only-boot)
+			need_value "$@"
+			# a boot id as run-lab numbers them: 1..N, no sign, no leading 0
+			[[ $2 =~ ^[1-9][0-9]{0,8}$ ]] || die "--only-boot: '$2' is not a boot id (a positive integer)"
+			only_boot=$2; shift ;;
+		-q) quiet=1 ;;
+		*) die "--resume takes exactly one run directory and no other option (but --only-boot ID, -q)" ;;
+		esac
+		shift
+	done
+	resume_quiet=$quiet
 	[ -f "$resume/run.args" ] || rc=66 die "$resume: not a run directory (no run.args)"
 	# The run's own options, as they were given (NUL-separated).
 	mapfile -d '' -t saved < "$resume/run.args"
 	# Runs from before --clock existed were timed with the host's clock.
 	printf '%s\n' "${saved[@]}" | grep -qx -- --clock || saved=(--clock wall "${saved[@]}")
 	set -- "${saved[@]}"
+	[ "$resume_quiet" = 0 ] || set -- -q "$@"
 fi
 if [ "${1:-}" = compare ]; then
 	shift
@@ -88,7 +109,8 @@ while [ $# -gt 0 ]; do
 	--step-timeout) need_value "$@"; step_timeout=$2; shift ;;
 	-j) need_value "$@"; jobs=$2; shift ;;
 	-j[0-9]*) jobs=${1#-j} ;;
-	--resume) die "--resume takes exactly one run directory and no other option" ;;
+	--resume) die "--resume takes exactly one run directory and no other option (but --only-boot ID, -q)" ;;
+	--only-boot) die "--only-boot goes after --resume RUN-DIR (see --help)" ;;
 	--print-qemu) print_qemu=1 ;;
 	--plan) print_plan=1 ;;
 	-q) quiet=1 ;;
@@ -131,6 +153,12 @@ for i in "${!topologies[@]}"; do
 	topologies[i]=$(realpath "$t")
 done
 for a in "${!adds[@]}"; do adds[a]=$(realpath "${adds[a]}"); done
+# Boot ids are 1..topologies x boots, as numbered below.
+if [ -n "$only_boot" ]; then
+	n=$((${#topologies[@]} * boots))
+	[ "$only_boot" -le "$n" ] || die "--only-boot: $only_boot: $resume has boots 1 to $n"
+	jobs=1
+fi
 
 # --- packages and host tools ---------------------------------------------------
 "$lab/lab/deps.sh" build || exit 1
@@ -143,7 +171,9 @@ esac
 say "building host tools and guest binaries"
 buildlog=$(mktemp "${TMPDIR:-/tmp}/tierlab-make.XXXXXX")
 trap 'rm -f "$buildlog"' EXIT
-if ! make -s -C "$lab" all initramfs >"$buildlog" 2>&1; then
+# Boots of a plan start at once, each with this make: one at a time.
+mkdir -p "$lab/build"
+if ! flock "$lab/build/.make.lock" make -s -C "$lab" all initramfs >"$buildlog" 2>&1; then
 	tail -n 20 "$buildlog" >&2
 	die "building the lab's own code failed (output above)"
 fi
@@ -176,23 +206,75 @@ for t in "${topologies[@]}"; do
 	"$labtool" validate "$t" >/dev/null || exit $?
 done
 
+# --- the run directory ---------------------------------------------------------
+# Free space, checked before anything is written: a boot leaves ~5 MiB (logs,
+# rows), the report a few more.
+free_mib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'; }
+check_space() {	# DIR: measured on DIR or, if it does not exist yet, its nearest parent
+	local have need=$((16 + 8 * ${#topologies[@]} * boots)) at=$1
+	while [ ! -d "$at" ] && [ "$at" != "$(dirname "$at")" ]; do at=$(dirname "$at"); done
+	have=$(free_mib "$at")
+	[ -z "$have" ] || [ "$have" -ge "$need" ] ||
+		die "$1: only $have MiB free; this run needs about $need MiB (logs, rows, report)"
+}
+# new_run TOPOLOGY...: create a run directory for them under $results (raw/,
+# run.args, started) and set run to it
+new_run() {
+	local first base n canon
+	mkdir -p "$results" 2>/dev/null && [ -w "$results" ] || die "$results: cannot create or write the results directory"
+	first=$(basename "$1" .yaml)
+	[ $# -eq 1 ] || first=multi
+	# mkdir is atomic: runs started in the same second get distinct ids.
+	base=$results/$first-$(date +%Y%m%d-%H%M%S) run=$base n=1
+	until mkdir "$run" 2>/dev/null; do
+		[ -e "$run" ] || die "$run: cannot create the run directory"
+		n=$((n + 1)) run=$base-$n
+	done
+	mkdir "$run/raw" || die "$run: cannot create the run directory"
+	# The options in canonical form, for --resume.
+	canon=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
+		--accel "$accel" --clock "$clock" --boots "$boots" --idle-timeout "$idle_timeout"
+		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
+	[ -z "$step_timeout" ] || canon+=(--step-timeout "$step_timeout")
+	[ -z "$exec_cmd" ] || canon+=(--exec "$exec_cmd")
+	for a in "${adds[@]+"${adds[@]}"}"; do canon+=(--add "$a"); done
+	printf '%s\0' "${canon[@]}" -- "$@" > "$run/run.args.tmp" &&
+		mv "$run/run.args.tmp" "$run/run.args" || die "$run: cannot write run.args (disk full?)"
+	date -Is > "$run/started"
+}
+
 # --- a study spread over machines ------------------------------------------------
+# The run directories are made here, once; each printed line runs one boot
+# into its run (--resume RUN --only-boot ID: the same boot id, hence the same
+# plan and seeds, as --boots N), and `--resume RUN` then finds nothing to
+# redo and writes the report.  Several topologies: one run each, as below.
 if [ "$print_plan" = 1 ]; then
-	[ -z "$resume" ] || die "--plan and --resume conflict"
-	for t in "${topologies[@]}"; do
-		for rep in $(seq 1 "$boots"); do
-			cmd=(./run-lab.sh -q --profile "$profile" --benches "$benches" --workloads "$workloads"
-				--kernel "$kernel" --accel "$accel" --clock "$clock" --idle-timeout "$idle_timeout"
-				--boot-timeout "$boot_timeout" --results "$results")
-			[ -z "$step_timeout" ] || cmd+=(--step-timeout "$step_timeout")
-			[ -z "$exec_cmd" ] || cmd+=(--exec "$exec_cmd")
-			for a in "${adds[@]+"${adds[@]}"}"; do cmd+=(--add "$a"); done
-			cmd+=("$t")
-			printf 'cd %q &&' "$lab"
-			printf ' %q' "${cmd[@]}"
-			echo
+	# Built now, so that boots started together find the kernel in the cache.
+	"$lab/kernel/build.sh" --flavor "$kernel" $([ "$quiet" = 1 ] && echo -q) >/dev/null ||
+		die "kernel build failed (see above)"
+	check_space "$results"
+	groups=()
+	if [ ${#topologies[@]} -gt 1 ] && [ -z "$exec_cmd" ]; then
+		groups=("${topologies[@]}")
+	else
+		groups=("")	# one run of every topology
+	fi
+	runs=() plan_lines=()
+	for g in "${groups[@]}"; do
+		if [ -n "$g" ]; then new_run "$g"; n=$boots; else new_run "${topologies[@]}"; n=$((${#topologies[@]} * boots)); fi
+		run=$(realpath "$run")
+		runs+=("$run")
+		for id in $(seq 1 "$n"); do
+			plan_lines+=("$(printf 'cd %q && ./run-lab.sh --resume %q --only-boot %d -q' "$lab" "$run" "$id")")
 		done
 	done
+	printf '%s\n' "${plan_lines[@]}"
+	# On stderr, as a shell script (with -q, stderr holds nothing else).
+	{
+		echo "# once the ${#plan_lines[@]} boot(s) above have all finished, write the report:"
+		for r in "${runs[@]}"; do printf 'cd %q && ./run-lab.sh --resume %q\n' "$lab" "$r"; done
+		[ ${#runs[@]} -eq 1 ] || { printf 'cd %q && ./run-lab.sh compare' "$lab"; printf ' %q' "${runs[@]}"; echo; }
+	} >&2
 	exit 0
 fi
 
@@ -307,17 +389,7 @@ if [ ${#topologies[@]} -gt 1 ] && [ -z "$resume" ] && [ -z "$exec_cmd" ]; then
 	exit "$worst"
 fi
 
-# --- the run directory ---------------------------------------------------------
-# Free space, checked before anything is written: a boot leaves ~5 MiB (logs,
-# rows), the report a few more.
-free_mib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'; }
-check_space() {	# DIR: measured on DIR or, if it does not exist yet, its nearest parent
-	local have need=$((16 + 8 * ${#topologies[@]} * boots)) at=$1
-	while [ ! -d "$at" ] && [ "$at" != "$(dirname "$at")" ]; do at=$(dirname "$at"); done
-	have=$(free_mib "$at")
-	[ -z "$have" ] || [ "$have" -ge "$need" ] ||
-		die "$1: only $have MiB free; this run needs about $need MiB (logs, rows, report)"
-}
+# --- this run's directory -------------------------------------------------------
 # Staging (one ~120 MiB initrd per boot in flight, removed when the boot
 # ends) lives outside the results directory, so that only results go there.
 work=$(mktemp -d "${TMPDIR:-/tmp}/tierlab-work.XXXXXX") || die "cannot create a staging directory in ${TMPDIR:-/tmp}"
@@ -333,26 +405,7 @@ if [ -n "$resume" ]; then
 	say "resuming $run"
 else
 	check_space "$results"
-	mkdir -p "$results" 2>/dev/null && [ -w "$results" ] || die "$results: cannot create or write the results directory"
-	first=$(basename "${topologies[0]}" .yaml)
-	[ ${#topologies[@]} -eq 1 ] || first=multi
-	# mkdir is atomic: runs started in the same second get distinct ids.
-	base=$results/$first-$(date +%Y%m%d-%H%M%S) run=$base n=1
-	until mkdir "$run" 2>/dev/null; do
-		[ -e "$run" ] || die "$run: cannot create the run directory"
-		n=$((n + 1)) run=$base-$n
-	done
-	mkdir "$run/raw" || die "$run: cannot create the run directory"
-	# The options in canonical form, for --resume.
-	canon=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
-		--accel "$accel" --clock "$clock" --boots "$boots" --idle-timeout "$idle_timeout"
-		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
-	[ -z "$step_timeout" ] || canon+=(--step-timeout "$step_timeout")
-	[ -z "$exec_cmd" ] || canon+=(--exec "$exec_cmd")
-	for a in "${adds[@]+"${adds[@]}"}"; do canon+=(--add "$a"); done
-	printf '%s\0' "${canon[@]}" -- "${topologies[@]}" > "$run/run.args.tmp" &&
-		mv "$run/run.args.tmp" "$run/run.args" || die "$run: cannot write run.args (disk full?)"
-	date -Is > "$run/started"
+	new_run "${topologies[@]}"
 fi
 started=$(cat "$run/started")
 
@@ -454,17 +507,52 @@ trap on_signal INT TERM HUP
 
 # Each boot records its outcome in work/rc-ID, so parallel boots report
 # theirs as reliably as serial ones.
+# A boot collected before counts with the outcome it recorded, as do_boot
+# would have returned it: 3 the boot failed, else the --exec command's status,
+# else 1 if a check or step failed.
+kept_rc() {
+	local f=$run/boots/$1.status st erc
+	st=$(sed -n 's/^status=//p' "$f")
+	erc=$(sed -n 's/^exec_rc=//p' "$f")
+	if [ "$st" != ok ]; then
+		echo 3
+	elif [ -n "$exec_cmd" ] && [ -n "$erc" ] && [ "$erc" != -1 ]; then
+		echo "$erc"
+	elif grep -Eq '^(tap_not_ok|steps_failed)=[1-9]' "$f"; then
+		echo 1
+	else
+		echo 0
+	fi
+}
+# One process per boot (boots of a plan share the run directory): a line of
+# the plan run twice, or --resume while the plan's boots still run, waits for
+# the boot in flight and keeps it rather than booting it again.
 boot_and_record() {
-	local rc=0
+	local rc=0 lock
 	trap on_signal INT TERM HUP
-	do_boot "$1" "$2" || rc=$?
+	exec {lock}>"$run/.boot-$1.lock"
+	if ! flock -n "$lock"; then
+		say "boot $1/$total: running in another process; waiting for it"
+		until flock -w 5 "$lock"; do
+			[ "$interrupted" = 0 ] || { exec {lock}>&-; echo 130 > "$work/rc-$1"; return 0; }
+		done
+	fi
+	if [ -f "$run/boots/$1.status" ]; then
+		say "boot $1/$total: done by the other process, kept"
+		rc=$(kept_rc "$1")
+	else
+		do_boot "$1" "$2" || rc=$?
+	fi
+	exec {lock}>&-
 	echo "$rc" > "$work/rc-$1"
 }
 for i in "${!boot_list[@]}"; do
 	id=$((i + 1))
 	[ "$interrupted" = 0 ] || break
+	[ -z "$only_boot" ] || [ "$id" = "$only_boot" ] || continue
 	if [ -f "$run/boots/$id.status" ]; then
 		say "boot $id/$total: done before, kept"
+		kept_rc "$id" > "$work/rc-$id"
 		continue
 	fi
 	if [ "$jobs" = 1 ]; then
@@ -482,8 +570,13 @@ for f in "$work"/rc-*; do
 	[ "$rc" -le "$worst" ] || worst=$rc
 done
 if [ "$interrupted" = 1 ]; then
-	echo "run-lab: interrupted; finish with: ./run-lab.sh --resume $run" >&2
+	echo "run-lab: interrupted; finish with: ./run-lab.sh --resume $run${only_boot:+ --only-boot $only_boot}" >&2
 	exit 130
+fi
+# One boot of a plan: the report waits for all of them (./run-lab.sh --resume RUN).
+if [ -n "$only_boot" ]; then
+	say "boot $only_boot/$total: in $run; once every boot is done: ./run-lab.sh --resume $run"
+	exit "$worst"
 fi
 
 # --- provenance and report -----------------------------------------------------
@@ -507,8 +600,8 @@ jq -n \
 	  clock: $clock, time_unit: (if $clock == "icount" then "insn" else "ns" end),
 	  host_cpus: ($host_cpus | tonumber), host_kernel: $host_kernel,
 	  topologies: ($topologies | split("\n") | map(select(length > 0) | split(" ") | {hash: .[0], file: .[1]})),
-	  lab_commit: $lab_commit, "start": $started, "end": $ended, options: $options}' > "$run/meta.json.tmp"
-mv "$run/meta.json.tmp" "$run/meta.json"
+	  lab_commit: $lab_commit, "start": $started, "end": $ended, options: $options}' > "$run/.meta.json.$$"
+mv "$run/.meta.json.$$" "$run/meta.json"
 
 if [ -z "$exec_cmd" ]; then
 	if "$labtool" report "$run" >"$work/report.log" 2>&1; then

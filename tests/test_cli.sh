@@ -58,8 +58,8 @@ if grep -qF -- '-icount shift=0\,align=off\,sleep=off' <<<"$qi" && ! grep -q -- 
 else
 	echo "FAIL --print-qemu: icount args wrong: default: $qi; wall: $qw"; fail=1
 fi
-pl=$(./run-lab.sh --plan --boots 2 --clock wall --profile quick topologies/dram-pmem.yaml 2>/dev/null)
-if [ "$(grep -c -- '--clock wall' <<<"$pl")" = 2 ]; then
+pl=$(./run-lab.sh -q --plan --results "$tmp/plan" --boots 2 --clock wall --profile quick topologies/dram-pmem.yaml 2>/dev/null)
+if [ "$(grep -c -- '--only-boot' <<<"$pl")" = 2 ] && tr '\0' ' ' < "$tmp"/plan/*/run.args | grep -q -- '--clock wall'; then
 	echo "ok   --plan carries --clock"
 else
 	echo "FAIL --plan does not carry --clock: $pl"; fail=1
