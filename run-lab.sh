@@ -271,7 +271,11 @@ if [ "$print_plan" = 1 ]; then
 	printf '%s\n' "${plan_lines[@]}"
 	# On stderr, as a shell script (with -q, stderr holds nothing else).
 	{
-		echo "# once the ${#plan_lines[@]} boot(s) above have all finished, write the report:"
+		what="finish the run"
+		[ ${#runs[@]} -eq 1 ] || what="finish each run"
+		[ -n "$exec_cmd" ] || what+=" and write its report"
+		[ ${#runs[@]} -eq 1 ] || what+=", then the comparison"
+		echo "# once the ${#plan_lines[@]} boot(s) above have all finished, $what:"
 		for r in "${runs[@]}"; do printf 'cd %q && ./run-lab.sh --resume %q\n' "$lab" "$r"; done
 		[ ${#runs[@]} -eq 1 ] || { printf 'cd %q && ./run-lab.sh compare' "$lab"; printf ' %q' "${runs[@]}"; echo; }
 	} >&2

@@ -48,6 +48,17 @@ out=$(./run-lab.sh --results "$tmp/none" --only-boot 1 topologies/dram-pmem.yaml
 check "--only-boot without --resume: exit 2, one line: $out" '[ $rc = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && [ ! -e "$tmp/none" ]'
 check "a bad --only-boot wrote nothing" '[ "$(cd "$run" && find . -printf "%p %s %T@\n" | sort)" = "$before" ]'
 
+# --- several topologies: a run each, then a comparison ------------------------------
+./run-lab.sh -q --plan --results "$tmp/multi" --boots 2 --profile quick \
+	topologies/dram-pmem.yaml topologies/dram-hbm.yaml > "$tmp/multi.txt" 2> "$tmp/multi.sh"; rc=$?
+pm=$(ls -d "$tmp"/multi/dram-pmem-* 2>/dev/null) hb=$(ls -d "$tmp"/multi/dram-hbm-* 2>/dev/null)
+check "plan of 2 topologies: a run directory each, 2 boots each" \
+	'[ $rc = 0 ] && [ "$(ls "$tmp/multi" | wc -l)" = 2 ] && [ "$(grep -c -- "--resume $pm --only-boot [12] " "$tmp/multi.txt")" = 2 ] &&
+	 [ "$(grep -c -- "--resume $hb --only-boot [12] " "$tmp/multi.txt")" = 2 ] && [ "$(wc -l < "$tmp/multi.txt")" = 4 ]'
+check "plan of 2 topologies: the final step resumes each, then compares them" \
+	'grep -q -- "--resume $pm\$" "$tmp/multi.sh" && grep -q -- "--resume $hb\$" "$tmp/multi.sh" &&
+	 tail -1 "$tmp/multi.sh" | grep -q -- "./run-lab.sh compare $pm $hb\$"'
+
 # --- the plan through GNU parallel, then the report ------------------------------
 t0=$SECONDS
 parallel -j 2 < "$tmp/plan.txt" > "$tmp/parallel.log" 2>&1; rc=$?
