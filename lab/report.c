@@ -684,16 +684,47 @@ static size_t node_count(const char *nodes)
 	return n;
 }
 
-/* "node 1", "none", or what else the row says; NULL without a row */
-static char *node_text(const struct row *w)
+/*
+ * "node 1", "no other node", or "node 1 in 2 boots, node 3 in 1": a node id
+ * is a word, not a quantity, so never the median over boots; NULL without a
+ * row.  @same: every boot gave the same node (then *@node is it).
+ */
+static char *node_text(const struct row *w, bool *same, double *node)
 {
-	double v = numval(w);
+	const struct over_boots *o = w ? w->over : NULL;
+	struct sbuf b = { 0 };
+	size_t n = o && o->v ? o->n : 0;
 
+	*same = false;
+	*node = NAN;
 	if (!w)
 		return NULL;
-	if (isnan(v) || v != floor(v))
-		return xstrdup("a node that varies over boots");
-	return v < 0 ? xstrdup("no other node") : xasprintf("node %.0f", v);
+	if (!n) {
+		*same = !isnan(numval(w));
+		*node = numval(w);
+	} else {
+		*same = true;
+		*node = o->v[0];
+		for (size_t i = 1; i < n; i++)
+			*same &= o->v[i] == o->v[0];
+	}
+	if (*same)
+		return *node < 0 ? xstrdup("no other node") : xasprintf("node %.0f", *node);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0, first = i;
+
+		for (size_t j = 0; j < i && first == i; j++)
+			if (o->v[j] == o->v[i])
+				first = j;
+		if (first != i)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			k += o->v[j] == o->v[i];
+		sb_printf(&b, "%s%s %.0f in %zu boot%s", b.s ? ", " : "",
+			  o->v[i] < 0 ? "none" : "node", o->v[i] < 0 ? 0.0 : o->v[i], k,
+			  k == 1 ? "" : "s");
+	}
+	return b.s;
 }
 
 /*
@@ -722,6 +753,8 @@ size_t single_node_summary(struct run *r, struct sbuf *b)
 		double cpu = numval(run_find(r, "single-node", NULL, set, "4k", "full", "cpu"));
 		double cnode = numval(run_find(r, "single-node", NULL, set, "4k", "full", "cpu_node"));
 		char *tp, *tm;
+		bool sp, sm;
+		double np, nm;
 
 		if (!op && !om)
 			continue;
@@ -733,23 +766,27 @@ size_t single_node_summary(struct run *r, struct sbuf *b)
 				     "be compared.", op ? op : "did not run", om ? om : "did not run");
 			continue;
 		}
-		tp = node_text(wp);
-		tm = node_text(wm);
+		tp = node_text(wp, &sp, &np);
+		tm = node_text(wm, &sm, &nm);
 		if (!tp || !tm)
 			sb_puts(b, ": a fallback node is missing from the rows.");
+		else if (!sp || !sm)
+			sb_printf(b, ": the overflow went to different nodes from boot to boot "
+				     "(preferred: %s; preferred-many: %s) — run more boots before "
+				     "calling them the same or not.", tp, tm);
 		else if (!strcmp(tp, tm))
 			sb_printf(b, ": the overflow of preferred and of preferred-many both went to "
 				     "%s — the same on this machine.", tp);
 		else
 			sb_printf(b, ": preferred's overflow went to %s, preferred-many's to %s — not "
 				     "the same request on this machine.", tp, tm);
-		if (tp && tm) {
+		if (tp && tm && sp && sm) {
 			double ep = numval(run_find(r, "single-node", "preferred", set, "4k", "full",
 						    "expected_node"));
 			double em = numval(run_find(r, "single-node", "preferred-many", set, "4k",
 						    "full", "expected_node"));
 
-			if (ep == numval(wp) && em == numval(wm))
+			if (ep == np && em == nm)
 				sb_puts(b, " Each went where the SLIT says: preferred to the node "
 					   "nearest the preferred node, preferred-many to the node nearest "
 					   "the CPU.");

@@ -654,6 +654,35 @@ TEST(report_single_node_sentence_from_the_rows)
 	sb_free(&killed);
 }
 
+/* A node id is a word: two boots that overflowed to nodes 1 and 3 are not "node 2". */
+TEST(report_single_node_boots_that_disagree)
+{
+	struct row rows[] = {
+		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "fallback_node", "1"),
+		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "outcome_completed", "1"),
+		mkrow("single-node", "preferred-many", "pmem:3", "4k", "full", "fallback_node", "1"),
+		mkrow("single-node", "preferred-many", "pmem:3", "4k", "full", "outcome_completed", "1"),
+		(mk_boot = "b2", mkrow("single-node", "preferred", "pmem:3", "4k", "full",
+				       "fallback_node", "1")),
+		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "outcome_completed", "1"),
+		mkrow("single-node", "preferred-many", "pmem:3", "4k", "full", "fallback_node", "3"),
+		mkrow("single-node", "preferred-many", "pmem:3", "4k", "full", "outcome_completed", "1"),
+	};
+	struct run r = { 0 };
+	struct sbuf b = { 0 };
+
+	mk_boot = "b1";
+	r.boot_rows = rows;
+	r.nboot_rows = sizeof(rows) / sizeof(rows[0]);
+	run_aggregate(&r);
+	CHECK(single_node_summary(&r, &b) == 1);
+	CHECK(strstr(b.s, "different nodes from boot to boot (preferred: node 1; preferred-many: "
+			  "node 1 in 1 boot, node 3 in 1 boot)") != NULL);
+	CHECK(strstr(b.s, "node 2") == NULL);
+	sb_free(&b);
+	run_aggregate_free(&r);
+}
+
 /* #17 item 6: a step whose every check skipped checked nothing; it is named. */
 TEST(report_all_skipped_step_named)
 {
