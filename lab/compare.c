@@ -464,6 +464,17 @@ int compare_runs(char **dirs, int n, const char *outdir, const char *scripts)
 	for (; loaded < n; loaded++)
 		if (run_load(dirs[loaded], &runs[loaded]) < 0)
 			goto out;
+	/* guest instructions and nanoseconds are not one quantity */
+	for (int i = 1; i < n; i++)
+		if (strcmp(run_time_unit(&runs[i]), run_time_unit(&runs[0]))) {
+			fprintf(stderr, "labtool compare: %s: timings in %s, but %s has them in %s "
+				"(--clock %s vs %s): compare runs of one clock\n", dirs[i],
+				time_unit_words(run_time_unit(&runs[i])), dirs[0],
+				time_unit_words(run_time_unit(&runs[0])),
+				!strcmp(run_time_unit(&runs[i]), "insn") ? "icount" : "wall",
+				!strcmp(run_time_unit(&runs[0]), "insn") ? "icount" : "wall");
+			goto out;
+		}
 	{
 		const char *t0 = run_topology(&runs[0]);
 

@@ -286,6 +286,15 @@ check "icount: no claim within the spread of a case over boots" \
 check "icount: a claim beyond it (104 insn lower, every boot)" \
 	grep -q '^latency,preferred-many,pmem:1,4k,pressure,p50,2,6409,6305,-104,-152,-56,lower$' "$TMP/cmp-icount2/compare.csv"
 
+# guest instructions against nanoseconds: refused, nothing written
+if "$LABTOOL" compare --no-plots -o "$TMP/cmp-clocks" "$I1" "$RUN" >/dev/null 2>"$TMP/err"; then
+	not_ok "compare of an icount and a wall-clock run is refused"
+else
+	check "compare of an icount and a wall-clock run is refused, naming both clocks" \
+		grep -qF "timings in ns, but $I1 has them in guest instructions (--clock wall vs icount)" "$TMP/err"
+	check "compare across clocks writes nothing" test ! -e "$TMP/cmp-clocks"
+fi
+
 # --- boots are the replicate: boots 2..N change the headline ---
 MB=$TMP/boots/dram-pmem-20261203-120000
 "$ROOT/tests/fixtures/make-run-boots.sh" "$MB" 3
