@@ -141,7 +141,8 @@ static void verdict_text(const struct cmp *c, const char *unit, struct sbuf *b)
 	fmt_num(hi, sizeof(hi), c->v.hi);
 	sb_puts(b, verdict_word(c->v.kind));
 	if (c->v.by_aa)
-		sb_printf(b, " (every boot, by at least the spread between identical cases, %s)", unit);
+		sb_printf(b, " (every boot the same way; the median difference at least the spread "
+			     "between identical cases, %s)", unit);
 	else
 		sb_printf(b, " (%s%% interval over boots [%s, %s])", cov, lo, hi);
 }

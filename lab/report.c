@@ -375,8 +375,8 @@ void verdict_why(const struct verdict *v, size_t boots, const char *unit, struct
 	fmt_num(d, sizeof(d), fabs(v->diff));
 	if (v->kind == VERDICT_HIGHER || v->kind == VERDICT_LOWER) {
 		if (v->by_aa)
-			sb_printf(b, "by %s %s in every boot, at least the spread between identical cases (icount)",
-				  d, unit);
+			sb_printf(b, "by %s %s (median over boots; every boot the same way), at least "
+				     "the spread between identical cases (icount)", d, unit);
 		else
 			sb_printf(b, "by %s %s, %s%% interval over boots [%s, %s]", d, unit, c, lo, hi);
 	} else if (v->kind == VERDICT_SAME) {
@@ -1081,8 +1081,9 @@ latency:
 			     "more)", verdict_min_boots(true));
 		if (!strcmp(unit, "insn"))
 			sb_puts(b, ", or, the clock being icount, where every boot differs the same way "
-				   "by at least the spread between identical cases: the A/A pair (the same "
-				   "case twice in one boot) and any case of the condition from boot to boot");
+				   "and the median difference is at least the spread between identical "
+				   "cases: the A/A pair (the same case twice in one boot) and any case of "
+				   "the condition from boot to boot");
 		sb_puts(b, ".");
 		{
 			char aa[32], fl[32];

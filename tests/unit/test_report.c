@@ -492,7 +492,7 @@ TEST(report_verdict_icount_aa)
 	mk_boot = "b1";
 	recommend(rows, n, &b);
 	CHECK(strstr(b.s, "It is higher than bind pmem:1") != NULL);
-	CHECK(strstr(b.s, "by 26 insn in every boot, at least the spread between identical cases (icount)") != NULL);
+	CHECK(strstr(b.s, "by 26 insn (median over boots; every boot the same way), at least the spread between identical cases (icount)") != NULL);
 	CHECK(strstr(b.s, "A/A spread here: 2 insn; between identical cases: 2 insn") != NULL);
 	/*
 	 * A case of the same condition that moves by more than the gap from
