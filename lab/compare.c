@@ -132,8 +132,10 @@ static void verdict_text(const struct cmp *c, const char *unit, struct sbuf *b)
 			sb_printf(b, "; more than %d boots would be needed", VERDICT_MAX_BOOTS);
 		else if (c->v.boots_needed)
 			sb_printf(b, "; run --boots %zu", c->v.boots_needed);
-		else
+		else if (c->v.lo == 0 && c->v.hi == 0)
 			sb_puts(b, ": the same in every boot");
+		else
+			sb_puts(b, ": the median difference over boots is 0");
 		return;
 	}
 	fmt_num(cov, sizeof(cov), 100 * c->v.coverage);

@@ -385,8 +385,10 @@ void verdict_why(const struct verdict *v, size_t boots, const char *unit, struct
 			sb_printf(b, "; more than %d boots would be needed", VERDICT_MAX_BOOTS);
 		else if (v->boots_needed)
 			sb_printf(b, "; run --boots %zu", v->boots_needed);
-		else
+		else if (v->lo == 0 && v->hi == 0)
 			sb_puts(b, ": the same in every boot");
+		else
+			sb_puts(b, ": the median difference over boots is 0");
 	}
 }
 

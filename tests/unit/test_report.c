@@ -519,6 +519,27 @@ TEST(report_verdict_icount_aa)
 	sb_free(&b);
 }
 
+/* A median difference of 0 over boots that differ is not "the same in every boot". */
+TEST(report_verdict_zero_median_difference)
+{
+	struct row rows[16];
+	struct sbuf b = { 0 };
+	size_t n = 0;
+
+	n = lat_boot(rows, n, "1", "100", "110", "ns");
+	n = lat_boot(rows, n, "2", "100", "100", "ns");
+	n = lat_boot(rows, n, "3", "110", "100", "ns");
+	recommend(rows, n, &b);
+	CHECK(strstr(b.s, "not distinguishable with 3 boots: the median difference over boots is 0") != NULL);
+	CHECK(strstr(b.s, "the same in every boot") == NULL);
+	n = 0;
+	n = lat_boot(rows, n, "1", "100", "100", "ns");
+	n = lat_boot(rows, n, "2", "110", "110", "ns");
+	recommend(rows, n, &b);
+	CHECK(strstr(b.s, "not distinguishable with 2 boots: the same in every boot") != NULL);
+	sb_free(&b);
+}
+
 /* #17: a policy is an OOM survivor only when its OOM cases ran and completed. */
 TEST(report_survivor_needs_completed_oom_cases)
 {
