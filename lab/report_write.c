@@ -556,32 +556,29 @@ static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 	}
 	if (heading && run_is_wall(r))
 		doc_para(d, NULL, multimodal ?
-			 "Mode shares (wall clock): under TCG the host's time per fault is not one "
-			 "figure but two or more (a 4 KiB fault about 10.5 µs or 16–18 µs on an idle "
-			 "host; where they lie moves with the host's load), and a case's median lands "
-			 "in either, so a p50 alone can differ between policies by the mode it fell "
-			 "in. A case's histogram, pooled over its repetitions and boots, is laid on "
-			 "its log buckets and smoothed over ±2 buckets; a mode is a peak holding at "
-			 "least 10% of the faults and at least 50, separated from its neighbour by a "
-			 "valley below half the smaller peak (lab/modes.h); its share counts every "
-			 "fault of its span, \"near\" names its highest bucket. THP cases also mix "
-			 "huge faults with base-page fallbacks, a mode of their own in any clock." :
+			 "Mode shares (wall clock): under TCG the host's time per fault can fall in "
+			 "two or more modes, and a case's median lands in either, so a p50 alone can "
+			 "differ between policies by the mode it fell in. A case's histogram, pooled "
+			 "over its repetitions and boots, is laid on its log buckets and smoothed "
+			 "over ±2 buckets; a mode is a peak holding at least 10% of the faults and "
+			 "at least 50, separated from its neighbour by a valley below half the "
+			 "smaller peak (lab/modes.h); its share counts every fault of its span, "
+			 "\"near\" names its highest bucket." :
 			 "Mode shares (wall clock): no case's pooled histogram had two modes by the "
 			 "rule of lab/modes.h (peaks holding at least 10% of the faults and at least "
 			 "50, separated by a valley below half the smaller peak).");
 	else if (heading)
-		doc_para(d, NULL, "Mode shares are shown for wall-clock runs only: under icount a "
-			 "case's instruction counts are the same in every boot and have one mode, "
-			 "except where the kernel takes two paths (in three quick runs of dram-pmem, "
-			 "2 of 351 case histograms: preferred-many 4k under pressure, 84% near 6272 "
-			 "and 16% near 7424 instructions); the host's timing noise, which makes the "
-			 "wall clock bimodal, is not in them.");
+		doc_para(d, NULL, "Mode shares are shown for wall-clock runs only: an icount count "
+			 "holds none of the host's timing noise that makes the wall clock "
+			 "multimodal; a case whose kernel path varies can still spread (README, "
+			 "\"Clocks\").");
 	if (heading)
 		doc_para(d, NULL, "Percentiles are pooled over the repetitions; \"interval of p50\" is "
 			      "p50_ci95_low – p50_ci95_high, the order-statistic interval of the "
 			      "per-repetition medians, with its true coverage (cov): below 95% with "
-			      "fewer than 6 repetitions. \"faults\": pages timed. Scenario full fills "
-			      "the preferred nodes first, pressure every node.");
+			      "fewer than 6 repetitions. \"faults\": pages timed. Scenario full holds "
+			      "the preferred nodes full; pressure holds them full and leaves every "
+			      "other node only what an overflow needs (bench/README.md).");
 }
 
 /* Cases of every bench that ended other than "completed" (the OOM test apart),
