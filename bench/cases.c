@@ -273,7 +273,9 @@ void report_outcome(const struct rowkey *k, enum outcome oc,
 
 	snprintf(metric, sizeof(metric), "outcome_%s", outcome_names[oc]);
 	out_row(k, metric, 1, "flag");
-	out_row(k, "oom_kill_delta", (double)sh->oom_kill_delta, "count");
+	/* -1: not measured (a timeout, a failed fork, no /proc/vmstat), no row */
+	if (sh->oom_kill_delta >= 0)
+		out_row(k, "oom_kill_delta", (double)sh->oom_kill_delta, "count");
 	/* huge and base faults of a THP case, counted by the kernel (#17) */
 	if (!strcmp(k->pagesize, "thp") && sh->thp_fault_alloc_delta >= 0 &&
 	    sh->thp_fault_fallback_delta >= 0) {

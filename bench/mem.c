@@ -442,7 +442,10 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 
 	*sig_out = 0;
 	sh->oom_constraint[0] = 0;
-	sh->oom_kill_delta = 0;
+	/* unknown until the child is reaped: a timeout or a failed fork measures none */
+	sh->oom_kill_delta = -1;
+	sh->thp_fault_alloc_delta = -1;
+	sh->thp_fault_fallback_delta = -1;
 	sh->oom_victim_other = 0;
 	sh->invalid_why[0] = 0;
 	out_flush();
@@ -491,8 +494,8 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 	live_del(pid);
 	sh->secs = (double)(now_ns() - t0) / 1e9;
 	oom1 = vmstat_get("oom_kill");
-	sh->oom_kill_delta = oom0 >= 0 && oom1 >= 0 ? oom1 - oom0 : 0;
-	seen.kill_delta = sh->oom_kill_delta;
+	sh->oom_kill_delta = oom0 >= 0 && oom1 >= 0 ? oom1 - oom0 : -1;
+	seen.kill_delta = sh->oom_kill_delta > 0 ? sh->oom_kill_delta : 0;
 	sh->thp_fault_alloc_delta = vmstat_delta("thp_fault_alloc", thp_alloc0);
 	sh->thp_fault_fallback_delta = vmstat_delta("thp_fault_fallback", thp_fb0);
 	/* the log follows the kill: give printk a moment to name every victim */
