@@ -21,8 +21,10 @@ uint64_t order_below(uint64_t *state, uint64_t n)
 
 uint64_t order_group_seed(uint64_t seed, unsigned via, unsigned pagesize, unsigned scenario)
 {
-	uint64_t s = seed ^ ((uint64_t)via << 40 | (uint64_t)pagesize << 20 | scenario);
+	/* the seed mixed first: its bits must not cancel the group's */
+	uint64_t h = seed, s;
 
+	s = splitmix64_next(&h) ^ ((uint64_t)via << 40 | (uint64_t)pagesize << 20 | scenario);
 	return splitmix64_next(&s);
 }
 

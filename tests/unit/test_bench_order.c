@@ -97,6 +97,9 @@ TEST(order_group_and_boot_seeds)
 	CHECK(g != order_group_seed(7, 0, 1, 0));
 	CHECK(g != order_group_seed(7, 0, 0, 1));
 	CHECK(g != order_group_seed(8, 0, 0, 0));
+	/* a seed differing in a group bit is not the next group's seed */
+	CHECK(order_group_seed(7 ^ (1u << 20), 0, 0, 0) != order_group_seed(7, 0, 1, 0));
+	CHECK(order_group_seed(7 ^ 1u, 0, 0, 0) != order_group_seed(7, 0, 0, 1));
 	CHECK(order_seed_of("1") == order_seed_of("1"));
 	CHECK(order_seed_of("1") != order_seed_of("2"));
 	CHECK(order_seed_of("") == (uint32_t)(0xcbf29ce484222325ull ^ (0xcbf29ce484222325ull >> 32)));
