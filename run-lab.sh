@@ -513,9 +513,11 @@ trap on_signal INT TERM HUP
 # theirs as reliably as serial ones.
 # A boot collected before counts with the outcome it recorded, as do_boot
 # would have returned it: 3 the boot failed, else the --exec command's status,
-# else 1 if a check or step failed.
+# else 1 if a check or step failed or, for a topology's first boot, if the
+# guest's view of the machine differs from the topology (checked again: the
+# check reads only guest-topology.csv and the topology file).
 kept_rc() {
-	local f=$run/boots/$1.status st erc
+	local f=$run/boots/$1.status st erc t=${boot_list[$1 - 1]}
 	st=$(sed -n 's/^status=//p' "$f")
 	erc=$(sed -n 's/^exec_rc=//p' "$f")
 	if [ "$st" != ok ]; then
@@ -523,6 +525,10 @@ kept_rc() {
 	elif [ -n "$exec_cmd" ] && [ -n "$erc" ] && [ "$erc" != -1 ]; then
 		echo "$erc"
 	elif grep -Eq '^(tap_not_ok|steps_failed)=[1-9]' "$f"; then
+		echo 1
+	elif [ -z "$exec_cmd" ] && [ "$1" = "$(first_boot_of "$t")" ] && [ -f "$run/guest-topology.csv" ] &&
+		! "$labtool" check-guest "$t" "$run/guest-topology.csv" --kernel-release "$release" >/dev/null 2>&1; then
+		say "boot $1/$total: the guest's view of the machine differs from $t (labtool check-guest)"
 		echo 1
 	else
 		echo 0

@@ -109,4 +109,21 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/full" && mount -t tmpfs -o size=256k tmp
 else
 	echo "ok   full disk # SKIP needs root to mount a small tmpfs"
 fi
+# --resume of a finished run: a kept boot whose guest view differs from the
+# topology still fails the run (exit 1), as it did when it booted.
+res=$tmp/resume/dram-pmem-20261202-215445
+mkdir -p "$tmp/resume" && cp -r tests/fixtures/run-small "$res"
+printf '%s\0' --profile quick --benches default --workloads none --kernel patched --accel tcg \
+	--boots 1 --idle-timeout 300 --boot-timeout 3600 -j 1 --results "$tmp/resume" -- \
+	"$PWD/topologies/dram-pmem.yaml" > "$res/run.args"
+echo 2026-12-02T21:54:45+00:00 > "$res/started"
+./run-lab.sh --resume "$res" -q >/dev/null 2>"$tmp/resume.err"; rc_same=$?
+sed -i '3s/^1,-,\([0-9]*\),/1,-,9\1,/' "$res/guest-topology.csv"
+./run-lab.sh --resume "$res" -q >/dev/null 2>>"$tmp/resume.err"; rc_diff=$?
+if [ "$rc_same" = 0 ] && [ "$rc_diff" = 1 ]; then
+	echo "ok   --resume: a kept boot's guest view is checked again (0 matching, 1 differing)"
+else
+	echo "FAIL --resume: kept boot's guest view: exit $rc_same matching, $rc_diff differing (want 0, 1)"
+	sed 's/^/    /' "$tmp/resume.err" | tail -n 5; fail=1
+fi
 exit $fail
