@@ -87,6 +87,9 @@ grep -q '^ROW bench=latency policy=- .* metric=order_seed value=7 unit=seed$' "$
 [ "$(sed -n 1p <<<"$o1" | awk '{ print $2 }')" = "$(sed -n 9p <<<"$o1" | awk '{ print $2 }')" ] &&
 	sed -n 9p <<<"$o1" | grep -q '^bench=latency_aa ' || bad "--seed 7: the A/A case is not the first case's policy: $o1"
 ! grep -q 'metric=order_seed' "$out/latency.out" || bad "no --seed: an order_seed row"
+# percentiles only where the samples carry them (#17): 512 faults, a p99, no p99.9
+grep -q 'bench=latency policy=bind .* metric=p99 ' "$out/latency-seed-7.out" || bad "512 faults: no p99"
+! grep -q 'bench=latency policy=bind .* metric=p99_9 ' "$out/latency-seed-7.out" || bad "512 faults: a p99_9 from too few samples"
 # scenario free: one warm-up repetition, discarded (#16): a row, no HIST of its own
 grep -q 'policy=bind .* scenario=free metric=warmup_reps value=1 unit=count$' "$out/latency.out" ||
 	bad "latency/free: no warmup_reps 1"
