@@ -338,7 +338,7 @@ static int run_single_pair(const struct opts *o, int n, struct shared *sh, bool 
 		free_kib = node_free_pcp_kib(n);	/* the per-CPU lists drain before a fallback */
 		c.len = ((size_t)(free_kib > 0 ? free_kib : 0) * 1024 + (size_t)overflow * MIB) &
 			~(size_t)4095;
-		out_row(&c.k, "cpu", cpu, "cpu");
+		out_row(&c.k, "cpu", cpu, "id");
 		out_row(&c.k, "cpu_node", cpu_node, "node");
 		nearest_nodes(from, MAX_NODE + 1, &mem, &one, &want);
 		out_row(&c.k, "expected_node", ns_count(&want) ? ns_first(&want) : -1, "node");
