@@ -168,14 +168,20 @@ static void time_text(double v, const char *unit, struct sbuf *b)
 
 void modes_text(const struct mode *m, size_t n, const char *unit, struct sbuf *b)
 {
-	int *pct = xcalloc(n ? n : 1, sizeof(int)), sum = 0;
+	int *pct = xcalloc(n ? n : 1, sizeof(int)), sum = 0, want;
+	double total = 0;
 
-	/* whole percentages that add up to 100: floors, then the largest remainders */
+	/*
+	 * whole percentages that add up to the shares' own total (100 when
+	 * every mode is shown): floors, then the largest remainders
+	 */
 	for (size_t j = 0; j < n; j++) {
 		pct[j] = (int)floor(100 * m[j].share);
 		sum += pct[j];
+		total += m[j].share;
 	}
-	while (n && sum < 100) {
+	want = (int)lround(100 * total);
+	while (n && sum < want) {
 		size_t best = 0;
 
 		for (size_t j = 1; j < n; j++)

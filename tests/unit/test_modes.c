@@ -197,5 +197,11 @@ TEST(modes_text)
 	m[0] = (struct mode){ 6340, 0, 1 };
 	modes_text(m, 1, "insn", &b);
 	CHECK_STR(b.s, "1 mode: 100 % near 6340 insn");
+	/* only some modes shown: their shares as they are, not pushed up to 100 */
+	b.len = 0;
+	m[0] = (struct mode){ 850, 0, 0.30 };
+	m[1] = (struct mode){ 1700, 0, 0.20 };
+	modes_text(m, 2, "ns", &b);
+	CHECK_STR(b.s, "2 modes: 30 % near 850 ns, 20 % near 1.7 µs");
 	sb_free(&b);
 }
