@@ -539,7 +539,8 @@ kept_rc() {
 		echo 1
 	elif [ -z "$exec_cmd" ] && [ "$1" = "$(first_boot_of "$t")" ] && [ -f "$run/guest-topology.csv" ] &&
 		! "$labtool" check-guest "$t" "$run/guest-topology.csv" --kernel-release "$release" >/dev/null 2>&1; then
-		say "boot $1/$total: the guest's view of the machine differs from $t (labtool check-guest)"
+		# said even under -q, as do_boot says it
+		echo "run-lab: boot $1/$total: the guest's view of the machine differs from $t (labtool check-guest)" >&2
 		echo 1
 	else
 		echo 0

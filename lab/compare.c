@@ -98,7 +98,7 @@ static double runs_icount_floor(struct run *ra, struct run *rb, const struct key
 static struct cmp compare_one(struct run *ra, struct run *rb, const struct key *k)
 {
 	const struct row *a = find_key(ra, k, NULL), *b = find_key(rb, k, NULL);
-	struct cmp c = { NAN, NAN, NAN, { VERDICT_NONE, NAN, NAN, NAN, 0, false, 0 }, 0, 0, false };
+	struct cmp c = { NAN, NAN, NAN, { VERDICT_NONE, NAN, NAN, NAN, 0, false, NAN, NAN, 0 }, 0, 0, false };
 
 	if (!a || !b || !a->numeric || !b->numeric)
 		return c;
@@ -132,7 +132,7 @@ static void verdict_text(const struct cmp *c, const char *unit, struct sbuf *b)
 			sb_printf(b, "; more than %d boots would be needed", VERDICT_MAX_BOOTS);
 		else if (c->v.boots_needed)
 			sb_printf(b, "; run --boots %zu", c->v.boots_needed);
-		else if (c->v.lo == 0 && c->v.hi == 0)
+		else if (c->v.dmin == 0 && c->v.dmax == 0)
 			sb_puts(b, ": the same in every boot");
 		else
 			sb_puts(b, ": the median difference over boots is 0");

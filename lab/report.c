@@ -346,7 +346,7 @@ double icount_floor(struct run *r, const char *ps, const char *sc)
 struct verdict lat_verdict(struct run *r, const struct lat_cell *a, const struct lat_cell *b,
 			   const char *ps, const char *sc)
 {
-	struct verdict v = { VERDICT_NONE, NAN, NAN, NAN, 0, false, 0 };
+	struct verdict v = { VERDICT_NONE, NAN, NAN, NAN, 0, false, NAN, NAN, 0 };
 	size_t n;
 
 	if (!a->p50_row || !b->p50_row)
@@ -385,7 +385,7 @@ void verdict_why(const struct verdict *v, size_t boots, const char *unit, struct
 			sb_printf(b, "; more than %d boots would be needed", VERDICT_MAX_BOOTS);
 		else if (v->boots_needed)
 			sb_printf(b, "; run --boots %zu", v->boots_needed);
-		else if (v->lo == 0 && v->hi == 0)
+		else if (v->dmin == 0 && v->dmax == 0)
 			sb_puts(b, ": the same in every boot");
 		else
 			sb_puts(b, ": the median difference over boots is 0");
@@ -691,7 +691,7 @@ static size_t node_count(const char *nodes)
  * is a word, not a quantity, so never the median over boots; NULL without a
  * row.  @same: every boot gave the same node (then *@node is it).
  */
-static char *node_text(const struct row *w, bool *same, double *node)
+char *node_word(const struct row *w, bool *same, double *node)
 {
 	const struct over_boots *o = w ? w->over : NULL;
 	struct sbuf b = { 0 };
@@ -768,8 +768,8 @@ size_t single_node_summary(struct run *r, struct sbuf *b)
 				     "be compared.", op ? op : "did not run", om ? om : "did not run");
 			continue;
 		}
-		tp = node_text(wp, &sp, &np);
-		tm = node_text(wm, &sm, &nm);
+		tp = node_word(wp, &sp, &np);
+		tm = node_word(wm, &sm, &nm);
 		if (!tp || !tm)
 			sb_puts(b, ": a fallback node is missing from the rows.");
 		else if (!sp || !sm)

@@ -114,6 +114,11 @@ void oom_summary(struct run *r, const struct entry *en, struct sbuf *b);
 void fill_summary(const struct headline *h, const struct headline_line *l, struct sbuf *b);
 /* Steps whose every TAP check skipped, named with the first reason; count. */
 size_t all_skipped_steps(const struct run *r, struct sbuf *b);
+/*
+ * A node id row as words: "node 1", "no other node", or per boot when the
+ * boots disagree ("node 1 in 2 boots, node 3 in 1 boot"); NULL without a row.
+ */
+char *node_word(const struct row *w, bool *same, double *node);
 /* Per one-node preferred set, where preferred's and preferred-many's overflow went; count. */
 size_t single_node_summary(struct run *r, struct sbuf *b);
 /* Every row of this OOM case (page size, scenario) is setup_error. */

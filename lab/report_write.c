@@ -777,25 +777,37 @@ static void sec_single_node(struct doc *d, struct run *r)
 	for (size_t s = 0; s < sets.n; s++)
 		for (size_t p = 0; p < sizeof(pols) / sizeof(pols[0]); p++) {
 			const char *set = sets.v[s];
-			double cpu = numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL, "cpu"));
-			double cn = numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL,
-							"cpu_node"));
-			double fb = numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL,
-							"fallback_node"));
+			struct row *wc = run_find(r, "single-node", pols[p], set, NULL, NULL, "cpu");
+			struct row *wn = run_find(r, "single-node", pols[p], set, NULL, NULL, "cpu_node");
+			struct row *wf = run_find(r, "single-node", pols[p], set, NULL, NULL,
+						  "fallback_node");
 			double ex = numval_row(run_find(r, "single-node", pols[p], set, NULL, NULL,
 							"expected_node"));
-			char *t;
+			bool same;
+			double v;
+			char *t, *tc, *tn;
 
-			if (isnan(cpu))
+			if (!wc)
 				continue;
 			doc_row_start(d);
 			doc_cell(d, set);
 			doc_cell(d, pols[p]);
-			t = xasprintf("%.0f (%.0f)", cpu, cn);
+			/* ids are words: per boot when the boots disagree, never a median */
+			tc = node_word(wc, &same, &v);
+			t = same ? xasprintf("%.0f", v) : xasprintf("%s", tc);
+			tn = node_word(wn, &same, &v);
+			if (tn) {
+				char *u = same ? xasprintf("%s (%.0f)", t, v) : xasprintf("%s (%s)", t, tn);
+
+				free(t);
+				t = u;
+			}
 			doc_cell(d, t);
 			free(t);
-			t = isnan(fb) ? xstrdup("-") : fb < 0 ? xstrdup("none") : xasprintf("node %.0f", fb);
-			doc_cell(d, t);
+			free(tc);
+			free(tn);
+			t = node_word(wf, &same, &v);
+			doc_cell(d, t ? t : "-");
 			free(t);
 			t = isnan(ex) || ex < 0 ? xstrdup("-") : xasprintf("node %.0f", ex);
 			doc_cell(d, t);

@@ -82,6 +82,8 @@ static void paired_interval(const struct verdict_in *in, struct verdict *v)
 	for (size_t i = 0; i < n; i++)
 		d[i] = in->b[i] - in->a[i];
 	v->diff = stats_median(d, n);	/* sorts d */
+	v->dmin = d[0];
+	v->dmax = d[n - 1];
 	v->lo = d[ci.lo_rank - 1];
 	v->hi = d[ci.hi_rank - 1];
 	v->coverage = ci.coverage;
@@ -98,6 +100,8 @@ static void unpaired_interval(const struct verdict_in *in, struct verdict *v)
 		for (size_t j = 0; j < m; j++)
 			d[i * m + j] = in->b[j] - in->a[i];
 	stats_sort(d, nm);
+	v->dmin = d[0];
+	v->dmax = d[nm - 1];
 	/* the largest k whose coverage is still at least the level */
 	while (k < nm / 2 && 1 - 2 * c[k] >= VERDICT_LEVEL - 1e-12)
 		k++;
@@ -111,7 +115,7 @@ static void unpaired_interval(const struct verdict_in *in, struct verdict *v)
 
 struct verdict verdict_decide(const struct verdict_in *in)
 {
-	struct verdict v = { VERDICT_NONE, NAN, NAN, NAN, 0, false, 0 };
+	struct verdict v = { VERDICT_NONE, NAN, NAN, NAN, 0, false, NAN, NAN, 0 };
 	size_t n = in->paired ? in->na : (in->na < in->nb ? in->na : in->nb);
 	bool one_sided;
 

@@ -52,6 +52,7 @@ struct verdict {
 	double lo, hi;		/* interval of the difference over boots */
 	double coverage;	/* its exact coverage (0 with one boot a side) */
 	bool by_aa;		/* decided by the icount A/A rule, not by coverage */
+	double dmin, dmax;	/* the smallest and largest of every difference taken */
 	/*
 	 * SAME: boots (per run) that could separate the two: the fewest with a
 	 * 95 % interval when there are fewer, else N * (half-width / |diff|)^2

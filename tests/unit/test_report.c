@@ -522,7 +522,7 @@ TEST(report_verdict_icount_aa)
 /* A median difference of 0 over boots that differ is not "the same in every boot". */
 TEST(report_verdict_zero_median_difference)
 {
-	struct row rows[16];
+	struct row rows[32];
 	struct sbuf b = { 0 };
 	size_t n = 0;
 
@@ -537,6 +537,17 @@ TEST(report_verdict_zero_median_difference)
 	n = lat_boot(rows, n, "2", "110", "110", "ns");
 	recommend(rows, n, &b);
 	CHECK(strstr(b.s, "not distinguishable with 2 boots: the same in every boot") != NULL);
+	/* 10 boots: the 95 % interval [0, 0], but two boots differ: not "every boot" */
+	n = 0;
+	for (int i = 1; i <= 10; i++) {
+		char id[8];
+
+		snprintf(id, sizeof(id), "%d", i);
+		n = lat_boot(rows, n, id, "100", i == 1 ? "95" : i == 10 ? "105" : "100", "ns");
+	}
+	recommend(rows, n, &b);
+	CHECK(strstr(b.s, "the median difference over boots is 0") != NULL);
+	CHECK(strstr(b.s, "the same in every boot") == NULL);
 	sb_free(&b);
 }
 
