@@ -494,7 +494,7 @@ do_boot() {
 		erc=$(sed -n 's/^exec_rc=//p' "$run/boots/$id.status")
 		[ "$erc" = -1 ] || [ "$crc" = 3 ] || crc=$erc
 	elif [ "$crc" -lt 3 ] && [ -f "$run/guest-topology.csv" ] && [ "$id" = "$(first_boot_of "$t")" ]; then
-		if "$labtool" check-guest "$t" "$run/guest-topology.csv" --kernel-release "$release" >&2; then
+		if guest_view_ok "$t"; then
 			say "boot $id/$total: the guest's view matches $(basename "$t")"
 		else
 			say "boot $id/$total: the guest's view of the machine differs from $t (above)"
@@ -503,6 +503,10 @@ do_boot() {
 	fi
 	return "$crc"
 }
+
+# guest_view_ok TOPOLOGY: the guest's view of the machine (guest-topology.csv,
+# from the topology's first boot) matches the file; differences to stderr.
+guest_view_ok() { "$labtool" check-guest "$1" "$run/guest-topology.csv" --kernel-release "$release" >&2; }
 
 # Boot ids: 1..N over topologies x repetitions, in order.
 boot_list=()
@@ -538,7 +542,7 @@ kept_rc() {
 	elif grep -Eq '^(tap_not_ok|steps_failed)=[1-9]' "$f"; then
 		echo 1
 	elif [ -z "$exec_cmd" ] && [ "$1" = "$(first_boot_of "$t")" ] && [ -f "$run/guest-topology.csv" ] &&
-		! "$labtool" check-guest "$t" "$run/guest-topology.csv" --kernel-release "$release" >/dev/null 2>&1; then
+		! guest_view_ok "$t"; then
 		# said even under -q, as do_boot says it
 		echo "run-lab: boot $1/$total: the guest's view of the machine differs from $t (labtool check-guest)" >&2
 		echo 1
