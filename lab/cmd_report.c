@@ -53,9 +53,11 @@ char *find_plot_scripts(const char *given)
 
 static void report_usage(FILE *f)
 {
-	fprintf(f, "usage: labtool report [--plots DIR] [--no-plots] RUN-DIR\n"
+	fprintf(f, "usage: labtool report [--plots DIR] [--no-plots] [--fits yes|no|unknown] RUN-DIR\n"
 		   "  writes RUN-DIR/plots/{*.svg,*.png,data/*.dat}, RUN-DIR/report.html and\n"
-		   "  RUN-DIR/report.md from summary.csv, guest-topology.csv, meta.json and raw/.\n");
+		   "  RUN-DIR/report.md from summary.csv, guest-topology.csv, meta.json and raw/.\n"
+		   "  --fits: whether the workload fits its nodes, for the verdict (default:\n"
+		   "  meta.json's \"fits\", which run-lab.sh --fits writes, else unknown).\n");
 }
 
 int cmd_report(int argc, char **argv)
@@ -70,6 +72,16 @@ int cmd_report(int argc, char **argv)
 			given = argv[++i];
 		else if (!strcmp(argv[i], "--no-plots"))
 			o.no_plots = true;
+		else if (!strcmp(argv[i], "--fits") && i + 1 < argc) {
+			enum fits f;
+
+			o.fits = argv[++i];
+			if (fits_parse(o.fits, &f) < 0) {
+				fprintf(stderr, "labtool report: --fits: '%s' is not yes, no or unknown\n",
+					o.fits);
+				return EXIT_USAGE;
+			}
+		}
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			report_usage(stdout);
 			return 0;

@@ -83,12 +83,12 @@ static void sl_sort_known(struct strlist *l, const char *const *order)
 	}
 }
 
-static bool is_ok(const struct row *w)
+bool is_ok(const struct row *w)
 {
 	return !strcmp(w->f[COL_BOOT_STATUS], "ok");
 }
 
-static bool is_fill(const char *scenario)
+bool is_fill(const char *scenario)
 {
 	return !strncmp(scenario, FILL_PREFIX, strlen(FILL_PREFIX));
 }
@@ -214,7 +214,7 @@ static bool pick_condition(struct run *r, const char *bench, const char *metric,
 	return found;
 }
 
-static double frac_of(const struct row *w)
+double frac_of(const struct row *w)
 {
 	if (!w || !w->numeric)
 		return NAN;
@@ -223,13 +223,13 @@ static double frac_of(const struct row *w)
 	return w->num;
 }
 
-static double numval(const struct row *w)
+double numval(const struct row *w)
 {
 	return w && w->numeric ? w->num : NAN;
 }
 
 /* The outcome row of one case, marking it used; NULL when none. */
-static const char *case_outcome(struct run *r, const char *bench, const char *policy,
+const char *run_case_outcome(struct run *r, const char *bench, const char *policy,
 				const char *nodes, const char *ps, const char *sc)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -260,7 +260,7 @@ void lat_cell_get(struct run *r, const char *bench, const char *policy, const ch
 	c->cov = o ? o->cov : NAN;
 	c->boots = o ? (double)o->n : NAN;
 	c->count = numval(run_find(r, bench, policy, nodes, ps, sc, M_COUNT));
-	c->outcome = case_outcome(r, bench, policy, nodes, ps, sc);
+	c->outcome = run_case_outcome(r, bench, policy, nodes, ps, sc);
 	c->mib_before = numval(run_find(r, bench, policy, nodes, ps, sc, "mib_before_outcome"));
 }
 
@@ -482,7 +482,7 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 			}
 			l->fill_mib = sum;
 			l->fill_last = prev;
-			l->fill_outcome = case_outcome(r, "fallback", p, n, "4k", "fill");
+			l->fill_outcome = run_case_outcome(r, "fallback", p, n, "4k", "fill");
 			for (size_t k = 0; !l->fill_outcome && k < r->nrows; k++) {
 				struct row *w = &r->rows[k];
 
@@ -601,43 +601,6 @@ void fill_summary(const struct headline *h, const struct headline_line *l, struc
 	}
 }
 
-/* "bind pmem:1 was oom_killed (4k), sigbus (2m)" */
-static void bad_outcomes(struct run *r, const struct entry *en, struct sbuf *b)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < r->nrows; k++) {
-		struct row *w = &r->rows[k];
-		const char *o = row_outcome(w);
-
-		if (!o || !is_ok(w) || strcmp(w->f[COL_BENCH], "oom") || !outcome_is_bad(o) ||
-		    strcmp(w->f[COL_POLICY], en->policy) || strcmp(w->f[COL_NODES], en->nodes))
-			continue;
-		sb_printf(b, "%s%s (%s)", n++ ? ", " : "", o, w->f[COL_PAGESIZE]);
-	}
-}
-
-static void lat_text(const struct lat_cell *c, const char *unit, struct sbuf *b)
-{
-	char v[32], lo[32], hi[32];
-
-	fmt_num(v, sizeof(v), c->p50);
-	sb_printf(b, "%s %s", v, unit);
-	if (!isnan(c->lo) && !isnan(c->hi) && c->boots > 1) {
-		fmt_num(lo, sizeof(lo), c->lo);
-		fmt_num(hi, sizeof(hi), c->hi);
-		sb_printf(b, " [%s, %s]", lo, hi);
-	}
-}
-
-/*
- * The recommendation: among the subject policies (bind, preferred,
- * preferred-many), those that survived every OOM test, ranked by how much
- * memory the fill curve put on their preferred nodes (ties: within one fill
- * step), else by the placement fraction; then the median fault latency of
- * each against the others, claiming a difference only where the intervals
- * are disjoint, and saying how much such an interval is worth.
- */
 /*
  * The steps (boot, TAP group) whose every check skipped: nothing was checked
  * there, which is not a pass.  "boot 1 fallback-order-pmem (3 skipped:
@@ -671,18 +634,6 @@ size_t all_skipped_steps(const struct run *r, struct sbuf *b)
 			  g[0] ? g : "(no step)", skips,
 			  t->directive[4] == ' ' ? t->directive + 5 : "no reason given");
 	}
-	return n;
-}
-
-/* How many nodes a label names: "pmem:1+3" is 2. */
-static size_t node_count(const char *nodes)
-{
-	const char *ids = strchr(nodes, ':');
-	size_t n = 1;
-
-	ids = ids ? ids + 1 : nodes;
-	for (; *ids; ids++)
-		n += *ids == '+';
 	return n;
 }
 
@@ -746,8 +697,8 @@ size_t single_node_summary(struct run *r, struct sbuf *b)
 			sl_add(&sets, r->rows[i].f[COL_NODES]);
 	for (size_t s = 0; s < sets.n; s++) {
 		const char *set = sets.v[s];
-		const char *op = case_outcome(r, "single-node", "preferred", set, "4k", "full");
-		const char *om = case_outcome(r, "single-node", "preferred-many", set, "4k", "full");
+		const char *op = run_case_outcome(r, "single-node", "preferred", set, "4k", "full");
+		const char *om = run_case_outcome(r, "single-node", "preferred-many", set, "4k", "full");
 		struct row *wp = run_find(r, "single-node", "preferred", set, "4k", "full",
 					  "fallback_node");
 		struct row *wm = run_find(r, "single-node", "preferred-many", set, "4k", "full",
@@ -849,7 +800,7 @@ bool oom_case_unrunnable(struct run *r, const char *ps, const char *sc)
 }
 
 /* "thp, 2m (scenario full)": each OOM case no policy could set up; nothing if none */
-static void unrunnable_oom_cases(struct run *r, struct sbuf *b)
+void unrunnable_oom_cases(struct run *r, struct sbuf *b)
 {
 	size_t n = 0;
 
@@ -884,239 +835,6 @@ bool oom_survivor(const struct headline_line *l, bool any_oom)
 	if (!any_oom)
 		return true;
 	return l->oom_tests > 0 && l->oom_done == l->oom_tests;
-}
-
-void recommendation(struct run *r, const struct entries *e, const struct headline *h,
-		    struct sbuf *b)
-{
-	bool refs_only = true, any_oom = false;
-	bool *cand = xcalloc(e->n, sizeof(bool)), *best = xcalloc(e->n, sizeof(bool));
-	ssize_t top = -1;
-	size_t nbest = 0;
-	char v1[32], v2[32];
-
-	for (size_t i = 0; i < e->n; i++) {
-		if (!policy_is_reference(e->v[i].policy))
-			refs_only = false;
-		any_oom |= h->lines[i].oom_tests > 0;
-	}
-	for (size_t i = 0; i < e->n; i++) {
-		const struct headline_line *l = &h->lines[i];
-		double score = h->have_fill ? l->fill_mib : l->pref;
-
-		cand[i] = (refs_only || !policy_is_reference(e->v[i].policy)) &&
-			  oom_survivor(l, any_oom) && !isnan(score);
-		if (cand[i] && (top < 0 || score > (h->have_fill ? h->lines[top].fill_mib
-								 : h->lines[top].pref)))
-			top = (ssize_t)i;
-	}
-	{
-		struct sbuf un = { 0 };
-
-		unrunnable_oom_cases(r, &un);
-		if (un.s)
-			sb_printf(b, "The OOM test %s could not be set up for any policy (setup_error "
-				     "in every case): it is this machine's, not a policy's, and decides "
-				     "nothing here.\n", un.s);
-		sb_free(&un);
-	}
-	if (top < 0) {
-		sb_puts(b, "No policy can be recommended from this run: ");
-		sb_puts(b, h->have_fill || h->have_fb
-			   ? "no subject policy with a placement figure ran and completed every OOM "
-			     "test."
-			   : "it has no placement figures (bench fallback: preferred_frac or the fill "
-			     "curve's step_preferred_frac).");
-		goto latency;
-	}
-	/* ties: within one fill step of the best (or 1 % of placement) */
-	for (size_t i = 0; i < e->n; i++) {
-		double tol = h->have_fill ? h->fill_step : 0.01;
-		double s = h->have_fill ? h->lines[i].fill_mib : h->lines[i].pref;
-		double t = h->have_fill ? h->lines[top].fill_mib : h->lines[top].pref;
-
-		if (cand[i] && t - s <= tol) {
-			best[i] = true;
-			nbest++;
-		}
-	}
-	for (size_t i = 0, k = 0; i < e->n; i++)
-		if (best[i])
-			sb_printf(b, "%s**%s**", k++ ? (k == nbest ? " and " : ", ") : "", e->v[i].label);
-	sb_puts(b, nbest > 1 ? " (tied): " : ": ");
-	sb_puts(b, !any_oom ? "OOM behaviour was not measured (bench oom did not run); "
-			    : nbest > 1 ? "each completed every OOM test it ran; "
-					: "it completed every OOM test it ran; ");
-	if (h->have_fill) {
-		sb_puts(b, "the fill curve put ");
-		for (size_t i = 0, k = 0; i < e->n; i++)
-			if (best[i]) {
-				fmt_num(v1, sizeof(v1), h->lines[i].fill_mib);
-				sb_printf(b, "%s%s MiB", k++ ? (k == nbest ? " and " : ", ") : "", v1);
-			}
-		fmt_num(v2, sizeof(v2), h->fill_step);
-		sb_printf(b, " on the preferred nodes before falling back%s",
-			  nbest > 1 ? "" : ", the most of the policies that survived");
-		if (nbest > 1)
-			sb_printf(b, " — within one %s MiB step of each other, so no difference is "
-				     "claimed", v2);
-		sb_puts(b, ".");
-	} else {
-		fmt_num(v1, sizeof(v1), 100 * h->lines[top].pref);
-		sb_printf(b, "%s%% of its pages landed on the preferred nodes (%s pages, scenario %s).",
-			  v1, h->fb_ps, h->fb_sc);
-	}
-	{
-		/* one preferred node each: whether they differ is this run's to say */
-		bool one_node = true, pref = false, many = false;
-		struct sbuf sn = { 0 };
-
-		for (size_t i = 0; i < e->n; i++)
-			if (best[i]) {
-				one_node &= node_count(e->v[i].nodes) == 1;
-				pref |= !strcmp(e->v[i].policy, "preferred");
-				many |= !strcmp(e->v[i].policy, "preferred-many");
-			}
-		if (one_node && pref && many) {
-			if (single_node_summary(r, &sn))
-				sb_printf(b, " With one preferred node: %s", sn.s);
-			else
-				sb_puts(b, " With one preferred node, whether preferred and preferred-many "
-					   "send the overflow to the same place is not measured in this run "
-					   "(bench fallback-order's single-node cases, on a machine with two "
-					   "nodes with CPUs).");
-		}
-		sb_free(&sn);
-	}
-	for (size_t i = 0; i < e->n; i++) {
-		const struct headline_line *o = &h->lines[i];
-		struct sbuf bad = { 0 };
-
-		if (!o->oom_bad || policy_is_reference(e->v[i].policy))
-			continue;
-		bad_outcomes(r, &e->v[i], &bad);
-		sb_putc(b, '\n');
-		if (!isnan(o->fill_mib) && isnan(o->fill_first))
-			sb_printf(b, "%s never put a page outside its nodes, but was %s once they were "
-				     "full: use it only when the workload always fits.",
-				  e->v[i].label, bad.s ? bad.s : "killed");
-		else
-			sb_printf(b, "%s was %s in the OOM tests.", e->v[i].label,
-				  bad.s ? bad.s : "killed");
-		sb_free(&bad);
-	}
-latency:
-	if (!h->have_lat) {
-		sb_puts(b, "\nThere are no fault-latency figures to compare.");
-		goto out;
-	}
-	/* latency (mbind): the recommended policy, or the fastest, against every other */
-	{
-		ssize_t ref = -1;
-		const struct lat_cell *lc;
-		struct sbuf same = { 0 }, lower = { 0 }, higher = { 0 }, noci = { 0 }, iw = { 0 };
-		double mincov = NAN, boots = NAN;
-
-		for (size_t i = 0; i < e->n && ref < 0; i++)
-			if (best[i] && !isnan(h->lines[i].lat[0].p50))
-				ref = (ssize_t)i;
-		for (size_t i = 0; i < e->n && top < 0; i++)
-			if (!isnan(h->lines[i].lat[0].p50) &&
-			    (ref < 0 || h->lines[i].lat[0].p50 < h->lines[ref].lat[0].p50))
-				ref = (ssize_t)i;
-		if (ref < 0) {
-			sb_puts(b, " The recommended policies have no fault-latency figure.");
-			goto out;
-		}
-		lc = &h->lines[ref].lat[0];
-		const char *unit = run_time_unit(r);
-
-		sb_printf(b, "\nMedian fault latency (%s pages, scenario %s, policy set with %s) of %s: ",
-			  h->lat_ps, h->lat_sc, lat_benches[0].via, e->v[ref].label);
-		lat_text(lc, unit, b);
-		sb_puts(b, ".");
-		/* every other policy against it, paired over the boots (lab/verdict.h) */
-		for (size_t i = 0; i < e->n; i++) {
-			const struct lat_cell *o = &h->lines[i].lat[0];
-			struct sbuf *dst, why = { 0 };
-
-			if ((ssize_t)i == ref || isnan(o->p50))
-				continue;
-			struct verdict v = lat_verdict(r, lc, o, h->lat_ps, h->lat_sc);
-
-			dst = v.kind == VERDICT_NONE ? &noci : v.kind == VERDICT_SAME ? &same
-			      : v.kind == VERDICT_HIGHER ? &lower : &higher;
-			if (!isnan(o->cov) && (isnan(mincov) || o->cov < mincov))
-				mincov = o->cov;
-			if (!isnan(o->boots) && (isnan(boots) || o->boots < boots))
-				boots = o->boots;
-			sb_printf(dst, "%s%s (", dst->len ? "; " : "", e->v[i].label);
-			lat_text(o, unit, dst);
-			verdict_why(&v, (size_t)(isnan(o->boots) ? 0 : o->boots), unit, &why);
-			if (why.len)
-				sb_printf(dst, ", %s", why.s);
-			sb_puts(dst, ")");
-			sb_free(&why);
-		}
-		if (!isnan(lc->cov) && (isnan(mincov) || lc->cov < mincov))
-			mincov = lc->cov;
-		if (!isnan(lc->boots) && (isnan(boots) || lc->boots < boots))
-			boots = lc->boots;
-		if (same.len)
-			sb_printf(b, " It cannot be told apart from %s.", same.s);
-		if (lower.len)
-			sb_printf(b, " It is lower than %s.", lower.s);
-		if (higher.len)
-			sb_printf(b, " It is higher than %s.", higher.s);
-		if (noci.len)
-			sb_printf(b, " %s has no value in the same boots, so nothing is claimed there.",
-				  noci.s);
-		interval_words(mincov, boots, &iw);
-		if (boots == 1)
-			sb_printf(b, "\n**How sure:** each figure comes from one boot: there is no "
-				     "interval over boots. ");
-		else
-			sb_printf(b, "\n**How sure:** each figure is the median over boots, its bracket "
-				     "the %s. ", iw.s ? iw.s : "");
-		sb_printf(b, "A difference is claimed only where the interval of the per-boot "
-			     "differences has at least 95%% coverage and excludes 0 (%zu boots or "
-			     "more)", verdict_min_boots(true));
-		if (!strcmp(unit, "insn"))
-			sb_puts(b, ", or, the clock being icount, where every boot differs the same way "
-				   "and the median difference is at least the spread between identical "
-				   "cases: the A/A pair (the same case twice in one boot) and any case of "
-				   "the condition from boot to boot");
-		sb_puts(b, ".");
-		{
-			char aa[32], fl[32];
-			double sp = aa_spread(r, h->lat_ps, h->lat_sc);
-			double floor = icount_floor(r, h->lat_ps, h->lat_sc);
-
-			fmt_num(aa, sizeof(aa), sp);
-			fmt_num(fl, sizeof(fl), floor);
-			if (!isnan(sp))
-				sb_printf(b, " A/A spread here: %s %s; between identical cases: %s %s.",
-					  aa, unit, fl, unit);
-			if (r->nboots == 1)
-				sb_puts(b, " All figures come from one boot.");
-		}
-		const char *acc = run_meta(r, "accelerator", NULL);
-
-		if (!strcmp(unit, "insn"))
-			sb_puts(b, " These are guest instruction counts (--clock icount, TCG): they rank "
-				   "kernel paths by length, not by speed.");
-		else if (!acc || !strcmp(acc, "tcg"))
-			sb_puts(b, " These are emulation (TCG) timings: they rank policies within this "
-				   "run, they are not hardware latencies.");
-		sb_free(&same);
-		sb_free(&lower);
-		sb_free(&higher);
-		sb_free(&noci);
-		sb_free(&iw);
-	}
-out:
-	free(cand);
-	free(best);
 }
 
 /* ---- figures ---- */
@@ -1769,7 +1487,7 @@ static int fig_oom(struct plotctx *c)
 		nx = 0;
 		for (size_t p = 0; p < pss.n; p++)
 			for (size_t s = 0; s < scs.n; s++, nx++) {
-				const char *o = case_outcome(c->r, "oom", pol, nod, pss.v[p], scs.v[s]);
+				const char *o = run_case_outcome(c->r, "oom", pol, nod, pss.v[p], scs.v[s]);
 				char *xt = strcmp(scs.v[s], "-") ? xasprintf("%s/%s", pss.v[p], scs.v[s])
 								  : xstrdup(pss.v[p]);
 				char *label = NULL;

@@ -127,9 +127,34 @@ bool oom_case_unrunnable(struct run *r, const char *ps, const char *sc);
 bool oom_survivor(const struct headline_line *l, bool any_oom);
 /* Rows and histograms of the cases tierbench found invalid: status "invalid". */
 void mark_invalid_cases(struct run *r);
-/* Markdown-ish text: **bold** is the only markup (rendered by both writers). */
+/* Small readers of rows (report.c) */
+bool is_ok(const struct row *w);			/* boot_status ok */
+bool is_fill(const char *scenario);			/* "fill@N" */
+double frac_of(const struct row *w);			/* 0..1, "%" rows divided; NAN */
+double numval(const struct row *w);			/* NAN without a numeric row */
+/* The outcome word of one case ("completed", "oom_killed", ...), NULL if none. */
+const char *run_case_outcome(struct run *r, const char *bench, const char *policy,
+			 const char *nodes, const char *ps, const char *sc);
+/* "thp, 2m (scenario full)": the OOM cases no policy could set up; nothing if none. */
+void unrunnable_oom_cases(struct run *r, struct sbuf *b);
+
+/*
+ * What the user says of the workload (--fits, meta.json "fits"): it fits
+ * the nodes it is given, it may not, or not said.  The decision rule
+ * (report_rule.c, README "Which policy? The decision rule") answers each.
+ */
+enum fits { FITS_UNKNOWN, FITS_YES, FITS_NO };
+/* "yes", "no", "unknown" -> 0 and *f; -1 for anything else. */
+int fits_parse(const char *s, enum fits *f);
+const char *fits_name(enum fits f);
+/* " (summary.csv line 12)", " (summary.csv lines 12, 40 and 3 more)": the rows behind a figure. */
+void cite(const struct run *r, const struct row *w, struct sbuf *b);
+/*
+ * The verdict for the user's case, from the rule's inputs in this run's
+ * rows; Markdown-ish text, **bold** the only markup (both writers render it).
+ */
 void recommendation(struct run *r, const struct entries *e, const struct headline *h,
-		    struct sbuf *b);
+		    enum fits fits, struct sbuf *b);
 
 struct figure {
 	char *name, *kind, *caption, *title;
@@ -150,6 +175,7 @@ int remove_tree(const char *path);
 struct report_opts {
 	const char *scripts;	/* directory holding the gnuplot scripts */
 	bool no_plots;
+	const char *fits;	/* --fits; NULL: meta.json "fits", else unknown */
 };
 
 int report_run(const char *dir, const struct report_opts *o);

@@ -1229,9 +1229,9 @@ static void all_rows_table(struct doc *d, struct run *r)
 	sb_free(&only_md.md);
 }
 
-static int build_docs(struct run *r, const struct report_opts *o, const char *tmpdir,
-		      const struct entries *e, const struct headline *h, const struct figures *figs,
-		      struct doc *d)
+static int build_docs(struct run *r, const struct report_opts *o, enum fits fits,
+		      const char *tmpdir, const struct entries *e, const struct headline *h,
+		      const struct figures *figs, struct doc *d)
 {
 	const char *topo = run_topology(r);
 	const char *kernel = run_meta(r, "kernel_release", NULL);
@@ -1275,7 +1275,7 @@ static int build_docs(struct run *r, const struct report_opts *o, const char *tm
 	sb_puts(&d->md, "\n\n");
 
 	doc_heading(d, 2, "answer", "Which policy?");
-	recommendation(r, e, h, &rec);
+	recommendation(r, e, h, fits, &rec);
 	/* one box, a paragraph per line */
 	sb_puts(&d->html, "<div class=\"answer\">\n");
 	for (char *line = rec.s, *nl; line && *line; line = nl) {
@@ -1384,10 +1384,20 @@ int report_run(const char *dir, const struct report_opts *o)
 	struct figures figs = { 0 };
 	struct doc d = { 0 };
 	char *tmpdir = NULL, *datadir = NULL, *suffix = NULL;
+	const char *fits_word;
+	enum fits fits = FITS_UNKNOWN;
 	int rc = 1;
 
 	if (run_load(dir, &r) < 0)
 		return 65;
+	/* what the user said of the workload: --fits, else the run's own */
+	fits_word = o->fits ? o->fits : run_meta(&r, "fits", NULL);
+	if (fits_word && fits_parse(fits_word, &fits) < 0) {
+		fprintf(stderr, "labtool report: %s%s: fits: '%s' is not yes, no or unknown\n",
+			o->fits ? "--fits" : dir, o->fits ? "" : "/meta.json", fits_word);
+		run_free(&r);
+		return o->fits ? 2 : 65;
+	}
 	collect_entries(&r, &e);
 	compute_headline(&r, &e, &h);
 	{
@@ -1406,7 +1416,7 @@ int report_run(const char *dir, const struct report_opts *o)
 		rc = 70;
 		goto out;
 	}
-	if (build_docs(&r, o, tmpdir, &e, &h, &figs, &d) < 0) {
+	if (build_docs(&r, o, fits, tmpdir, &e, &h, &figs, &d) < 0) {
 		rc = 70;
 		goto out;
 	}

@@ -353,12 +353,21 @@ TEST(report_recommendation_is_honest)
 	fill_summary(&h, &h.lines[0], &b);
 	CHECK_STR(b.s, "never fell back (32 MiB there); oom_killed at 40 MiB");
 	b.len = 0;
-	recommendation(&r, &e, &h, &b);
+	recommendation(&r, &e, &h, FITS_UNKNOWN, &b);
 	/* preferred-many put 20 MiB more on its nodes: more than one 16 MiB step */
-	CHECK(strstr(b.s, "**preferred-many pmem:1+3**: it completed every OOM test it ran") != NULL);
-	CHECK(strstr(b.s, "(tied)") == NULL);
-	CHECK(strstr(b.s, "bind pmem:1 never put a page outside its nodes, but was oom_killed (4k), "
-			  "sigbus (2m)") != NULL);
+	CHECK(strstr(b.s, "**preferred-many pmem:1+3**: it put 44 MiB on its preferred nodes before "
+			  "falling back, the most of the policies that completed every OOM test.") != NULL);
+	CHECK(strstr(b.s, "not distinguishable by placement") == NULL);
+	CHECK(strstr(b.s, "bind pmem:1 is out: oom_killed (4k) at 884.7 of 1257 MiB asked, sigbus "
+			  "(2m) in the OOM tests.") != NULL);
+	CHECK(strstr(b.s, "preferred pmem:1 is out: it did not complete its OOM tests (1 of 2 "
+			  "completed).") != NULL);
+	/* the other case beside it: bind kept its pages, and how it ends past its nodes */
+	CHECK(strstr(b.s, "**If it fits (--fits yes):** **bind pmem:1**: 100% of its pages on its "
+			  "nodes (4k pages, scenario full); the fill curve had every step there up to "
+			  "32 MiB. It never falls back, so it is safe only while the workload fits: past "
+			  "its nodes this run saw oom_killed (4k) at 884.7 of 1257 MiB asked, sigbus (2m)."
+			  ) != NULL);
 	/*
 	 * bind lies below preferred-many in both boots, but two boots give an
 	 * interval of 50 % coverage: nothing is claimed, and the report says
@@ -405,7 +414,7 @@ static void recommend(struct row *rows, size_t n, struct sbuf *b)
 	compute_headline(&r, &e, &h);
 	b->len = 0;
 	sb_puts(b, "");
-	recommendation(&r, &e, &h, b);
+	recommendation(&r, &e, &h, FITS_UNKNOWN, b);
 	headline_free(&h);
 	entries_free(&e);
 	run_aggregate_free(&r);
@@ -579,10 +588,21 @@ TEST(report_survivor_needs_completed_oom_cases)
 	r.nrows = sizeof(rows) / sizeof(rows[0]);
 	collect_entries(&r, &e);
 	compute_headline(&r, &e, &h);
-	recommendation(&r, &e, &h, &b);
-	CHECK(strstr(b.s, "**bind pmem:1**: it completed every OOM test it ran") != NULL);
+	recommendation(&r, &e, &h, FITS_NO, &b);
+	CHECK(strstr(b.s, "**bind pmem:1**: 50% of its pages landed on its preferred nodes (4k pages, "
+			  "scenario full), the most of the policies that completed every OOM test")
+	      != NULL);
 	CHECK(strstr(b.s, "**preferred pmem:1**") == NULL);
 	CHECK(strstr(b.s, "**preferred-many pmem:1**") == NULL);
+	CHECK(strstr(b.s, "preferred pmem:1 is out: it did not complete its OOM tests (0 of 1 "
+			  "completed).") != NULL);
+	CHECK(strstr(b.s, "preferred-many pmem:1 is out: no OOM test of it ran") != NULL);
+	/* fits: bind is chosen only where its pages stayed on its nodes; here they did not */
+	b.len = 0;
+	recommendation(&r, &e, &h, FITS_YES, &b);
+	CHECK(strstr(b.s, "bind pmem:1 did not keep its pages on its nodes in this run: 50% there "
+			  "(4k, full)") != NULL);
+	CHECK(strstr(b.s, "**bind pmem:1**") == NULL);
 	sb_free(&b);
 	headline_free(&h);
 	entries_free(&e);
@@ -620,9 +640,11 @@ TEST(report_oom_case_no_policy_could_set_up)
 	CHECK(h.lines[0].oom_tests == 1 && h.lines[0].oom_done == 1);
 	CHECK(oom_survivor(&h.lines[0], true));
 	CHECK(!oom_survivor(&h.lines[1], true));	/* its 2m setup failed alone */
-	recommendation(&r, &e, &h, &b);
+	recommendation(&r, &e, &h, FITS_NO, &b);
 	CHECK(strstr(b.s, "The OOM test thp could not be set up for any policy") != NULL);
-	CHECK(strstr(b.s, "**preferred pmem:1**: it completed every OOM test it ran") != NULL);
+	CHECK(strstr(b.s, "**preferred pmem:1**: 100% of its pages landed on its preferred nodes "
+			  "(4k pages, scenario full), the most of the policies that completed every "
+			  "OOM test") != NULL);
 	CHECK(strstr(b.s, "**preferred-many pmem:1**") == NULL);
 	sb_free(&b);
 	headline_free(&h);
@@ -659,7 +681,7 @@ static size_t single_node_text(const char *pm_node, const char *pm_outcome, bool
 	collect_entries(&r, &e);
 	n = e.n;
 	compute_headline(&r, &e, &h);
-	recommendation(&r, &e, &h, b);
+	recommendation(&r, &e, &h, FITS_UNKNOWN, b);
 	headline_free(&h);
 	entries_free(&e);
 	return n;
