@@ -811,3 +811,170 @@ TEST(report_channel_payload_checks_the_crc)
 	CHECK(channel_payload("TAP ok 1 - unframed") == NULL);
 	free(line);
 }
+
+/* ---- #18: the decision rule, fed contrary data ---- */
+
+static void rule_text(struct row *rows, size_t n, enum fits fits, struct sbuf *b)
+{
+	struct run r = { 0 };
+	struct entries e;
+	struct headline h;
+
+	r.boot_rows = rows;
+	r.nboot_rows = n;
+	run_aggregate(&r);
+	collect_entries(&r, &e);
+	compute_headline(&r, &e, &h);
+	b->len = 0;
+	sb_puts(b, "");
+	recommendation(&r, &e, &h, fits, b);
+	headline_free(&h);
+	entries_free(&e);
+	run_aggregate_free(&r);
+}
+
+TEST(report_rule_fits_words)
+{
+	enum fits f = FITS_YES;
+
+	CHECK(fits_parse("no", &f) == 0 && f == FITS_NO);
+	CHECK(fits_parse("unknown", &f) == 0 && f == FITS_UNKNOWN);
+	CHECK(fits_parse("yes", &f) == 0 && f == FITS_YES);
+	CHECK(fits_parse("Yes", &f) == -1 && f == FITS_YES);
+	CHECK(fits_parse("", &f) == -1);
+	CHECK(fits_parse(NULL, &f) == -1);
+	CHECK_STR(fits_name(FITS_NO), "no");
+}
+
+/*
+ * One boot of a two-way tie on placement (the same fill curve, each OOM
+ * test completed) with the fault cost of each with the nodes full, and
+ * bind killed in its OOM test.
+ */
+static size_t tie_boot(struct row *rows, size_t n, int boot, const char *pref_ns,
+		       const char *many_ns, const char *bind_oom)
+{
+	static char ids[8][16];
+	static const char *const pols[2] = { "preferred", "preferred-many" };
+
+	snprintf(ids[boot % 8], sizeof(ids[0]), "%d", boot);
+	mk_boot = ids[boot % 8];
+	for (int p = 0; p < 2; p++) {
+		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@16", "step_preferred_frac", "1");
+		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@32", "step_preferred_frac", "1");
+		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@48", "step_preferred_frac",
+				  p ? "0.75" : "0.5");
+		rows[n++] = mkrow("oom", pols[p], "pmem:1", "4k", "-", "outcome_completed", "1");
+		rows[n++] = mkrow("latency", pols[p], "pmem:1", "4k", "full", "p50", p ? many_ns : pref_ns);
+	}
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@16", "step_preferred_frac", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@32", "step_preferred_frac", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@48", "step_preferred_frac", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "free", "preferred_frac", "1");
+	rows[n++] = mkrow("oom", "bind", "pmem:1", "4k", "-", bind_oom, "1");
+	mk_boot = "b1";
+	return n;
+}
+
+TEST(report_rule_tie_goes_to_fault_cost_with_nodes_full)
+{
+	struct row rows[128];
+	struct sbuf b = { 0 };
+	size_t n = 0;
+
+	/* preferred-many cheaper with the nodes full in every one of 6 boots */
+	for (int i = 1; i <= 6; i++)
+		n = tie_boot(rows, n, i, i % 2 ? "12000" : "12500", i % 3 ? "10000" : "10200",
+			     "outcome_oom_killed");
+	rule_text(rows, n, FITS_NO, &b);
+	CHECK(strstr(b.s, "**preferred pmem:1** and **preferred-many pmem:1** are not "
+			  "distinguishable by placement: 40 MiB, 44 MiB on the preferred nodes before "
+			  "falling back, within one 16 MiB fill step of each other") != NULL);
+	CHECK(strstr(b.s, "(4k pages, scenario full): preferred pmem:1 12250 ns [12000, 12500]; "
+			  "preferred-many pmem:1 10000 ns [10000, 10200].") != NULL);
+	CHECK(strstr(b.s, "So **preferred-many pmem:1**, by the lower fault cost with the nodes "
+			  "full.") != NULL);
+	CHECK(strstr(b.s, "bind pmem:1 is out: oom_killed (4k) in the OOM tests.") != NULL);
+	CHECK(strstr(b.s, "If it fits") == NULL);
+	/* contrary data: preferred the cheaper one */
+	n = 0;
+	for (int i = 1; i <= 6; i++)
+		n = tie_boot(rows, n, i, "10000", "12000", "outcome_oom_killed");
+	rule_text(rows, n, FITS_NO, &b);
+	CHECK(strstr(b.s, "So **preferred pmem:1**, by the lower fault cost") != NULL);
+	CHECK(strstr(b.s, "preferred pmem:1 against preferred-many pmem:1: lower by 2000 ns") != NULL);
+	/* one boot the other way: nothing separates them, and the report says what would */
+	n = 0;
+	for (int i = 1; i <= 6; i++)
+		n = tie_boot(rows, n, i, i == 3 ? "13000" : "10000", "12000", "outcome_oom_killed");
+	rule_text(rows, n, FITS_NO, &b);
+	CHECK(strstr(b.s, "So **") == NULL);
+	CHECK(strstr(b.s, "Not distinguishable by placement or by fault cost in this run") != NULL);
+	CHECK(strstr(b.s, "more boots (--boots 6 or more") != NULL);
+	CHECK(strstr(b.s, "--profile full") == NULL);	/* the steps are 16 MiB already */
+	sb_free(&b);
+}
+
+TEST(report_rule_bind_follows_fits_and_oom)
+{
+	struct row rows[128];
+	struct sbuf b = { 0 };
+	size_t n = 0;
+
+	for (int i = 1; i <= 2; i++)
+		n = tie_boot(rows, n, i, "10000", "10000", "outcome_oom_killed");
+	/* fits: bind, with its placement and how it ends past its nodes */
+	rule_text(rows, n, FITS_YES, &b);
+	CHECK(strstr(b.s, "**Your case (--fits yes):** the workload fits the nodes it is given. "
+			  "**bind pmem:1**: 100% of its pages on its nodes (4k pages, scenario free); "
+			  "the fill curve had every step there up to 48 MiB") != NULL);
+	CHECK(strstr(b.s, "past its nodes this run saw oom_killed (4k). When in doubt, say --fits "
+			  "no.") != NULL);
+	CHECK(strstr(b.s, "**preferred") == NULL);
+	/* unknown: the safe answer, the fits answer beside it */
+	rule_text(rows, n, FITS_UNKNOWN, &b);
+	CHECK(strstr(b.s, "bind pmem:1 is out: oom_killed (4k)") != NULL);
+	CHECK(strstr(b.s, "**If it fits (--fits yes):** **bind pmem:1**") != NULL);
+	CHECK(strstr(b.s, "Not distinguishable by placement or by fault cost") != NULL);
+	/* contrary data: bind completes its OOM test and keeps the most: chosen when it may not fit */
+	n = 0;
+	for (int i = 1; i <= 2; i++)
+		n = tie_boot(rows, n, i, "10000", "10000", "outcome_completed");
+	/* within one step of bind's 48 MiB all three tie (tested below); make the others fall back early */
+	rule_text(rows, n, FITS_NO, &b);
+	CHECK(strstr(b.s, "**bind pmem:1**, **preferred pmem:1** and **preferred-many pmem:1** are "
+			  "not distinguishable by placement: 48 MiB, 40 MiB, 44 MiB") != NULL);
+	CHECK(strstr(b.s, "Their fault cost with the preferred nodes full is not measured") != NULL);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].f[COL_SCENARIO], "fill@32") && strcmp(rows[i].f[COL_POLICY], "bind")) {
+			rows[i].f[COL_VALUE] = "0";
+			rows[i].num = 0;
+		}
+	rule_text(rows, n, FITS_NO, &b);
+	CHECK(strstr(b.s, "**bind pmem:1**: it put 48 MiB on its preferred nodes before falling "
+			  "back, the most of the policies that completed every OOM test; then "
+			  "preferred pmem:1 24 MiB, preferred-many pmem:1 28 MiB.") != NULL);
+	CHECK(strstr(b.s, "is out") == NULL);
+	sb_free(&b);
+}
+
+/* Each quoted figure names the summary.csv lines behind it, one per boot. */
+TEST(report_rule_cites_summary_lines)
+{
+	struct row rows[128];
+	struct sbuf b = { 0 };
+	size_t n = 0;
+
+	for (int i = 1; i <= 2; i++)
+		n = tie_boot(rows, n, i, "10000", "10000", "outcome_oom_killed");
+	for (size_t i = 0; i < n; i++)
+		rows[i].line = (unsigned)(i + 2);	/* after the header */
+	rule_text(rows, n, FITS_YES, &b);
+	/* bind's free placement is row 13 of each boot's 15 */
+	CHECK(strstr(b.s, "100% of its pages on its nodes (4k pages, scenario free) (summary.csv "
+			  "lines 15 and 30)") != NULL);
+	/* its fill curve: 3 steps in 2 boots */
+	CHECK(strstr(b.s, "up to 48 MiB (summary.csv lines 12, 13, 14, 27 and 2 more)") != NULL);
+	CHECK(strstr(b.s, "oom_killed (4k) (summary.csv lines 16 and 31)") != NULL);
+	sb_free(&b);
+}
