@@ -56,7 +56,7 @@ unit: $(B)/san/unit
 
 report:
 	@test -n "$(RUN)" || { echo "make report: set RUN=results/<run-id>" >&2; exit 2; }
-	@$(B)/host/labtool report "$(RUN)"
+	@$(B)/host/labtool report $(if $(FITS),--fits "$(FITS)") "$(RUN)"
 
 # A benchmark of the lab itself (not a test): prints figures with targets.
 bench-lab: all initramfs
@@ -66,6 +66,6 @@ clean:
 	rm -rf $(B)
 
 help:
-	@echo "targets: all (host+guest), initramfs, deps, deps-test, kernel, test, test-kernels, unit, report RUN=DIR, bench-lab, clean"
+	@echo "targets: all (host+guest), initramfs, deps, deps-test, kernel, test, test-kernels, unit, report RUN=DIR [FITS=yes|no|unknown], bench-lab, clean"
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -22,6 +22,10 @@
 #                         instructions (QEMU -icount shift=0, timings in insn,
 #                         the same in every boot) or host time (ns, noisy under TCG)
 #   --boots N             boots per topology (repetitions; default 1)
+#   --fits yes|no|unknown whether the workload fits the nodes it is given: the
+#                         branch of the report's decision rule (default unknown:
+#                         the answer for a workload that may not, with the
+#                         other beside it; README "Which policy? The decision rule")
 #   --idle-timeout S      kill a boot silent for S seconds (default 300)
 #   --boot-timeout S      kill a boot running longer than S seconds (default 3600)
 #   --results DIR         where run directories go (default: results)
@@ -50,7 +54,7 @@ lab=$(cd "$(dirname "$0")" && pwd)
 start=$SECONDS
 quiet=0 profile=default benches=default workloads=none exec_cmd= kernel=patched
 accel=auto boots=1 idle_timeout=300 boot_timeout=3600 results=results print_qemu=0
-step_timeout= jobs=1 resume= print_plan=0 clock=icount clock_given=0
+step_timeout= jobs=1 resume= print_plan=0 clock=icount clock_given=0 fits=unknown
 adds=() topologies=()
 
 die() { echo "run-lab: $*" >&2; exit "${rc:-2}"; }
@@ -103,6 +107,7 @@ while [ $# -gt 0 ]; do
 	--accel) need_value "$@"; accel=$2; shift ;;
 	--clock) need_value "$@"; clock=$2; clock_given=1; shift ;;
 	--boots) need_value "$@"; boots=$2; shift ;;
+	--fits) need_value "$@"; fits=$2; shift ;;
 	--idle-timeout) need_value "$@"; idle_timeout=$2; shift ;;
 	--boot-timeout) need_value "$@"; boot_timeout=$2; shift ;;
 	--results) need_value "$@"; results=$2; shift ;;
@@ -123,6 +128,7 @@ while [ $# -gt 0 ]; do
 done
 
 case $profile in quick | default | full) ;; *) die "--profile: '$profile' is not quick, default or full" ;; esac
+case $fits in yes | no | unknown) ;; *) die "--fits: '$fits' is not yes, no or unknown" ;; esac
 case $kernel in
 patched | upstream | 6.1) ;;
 patched:*) # N is checked against kernel/series once the tree is installed
@@ -245,7 +251,7 @@ new_run() {
 	# The options in canonical form, for --resume.
 	canon=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
 		--accel "$accel" --clock "$clock" --boots "$boots" --idle-timeout "$idle_timeout"
-		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
+		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results" --fits "$fits")
 	[ -z "$step_timeout" ] || canon+=(--step-timeout "$step_timeout")
 	[ -z "$exec_cmd" ] || canon+=(--exec "$exec_cmd")
 	for a in "${adds[@]+"${adds[@]}"}"; do canon+=(--add "$a"); done
@@ -376,7 +382,7 @@ if [ ${#topologies[@]} -gt 1 ] && [ -z "$resume" ] && [ -z "$exec_cmd" ]; then
 		rc=0
 		args=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
 			--accel "$accel" --clock "$clock" --boots "$boots" --idle-timeout "$idle_timeout"
-			--boot-timeout "$boot_timeout" -j "$jobs" --results "$results")
+			--boot-timeout "$boot_timeout" -j "$jobs" --results "$results" --fits "$fits")
 		[ -z "$step_timeout" ] || args+=(--step-timeout "$step_timeout")
 		[ "$quiet" = 0 ] || args+=(-q)
 		for a in "${adds[@]+"${adds[@]}"}"; do args+=(--add "$a"); done
@@ -615,6 +621,7 @@ jq -n \
 	--arg qemu_version "$(qemu-system-x86_64 --version | head -1)" \
 	--arg accelerator "$accel" \
 	--arg clock "$clock" \
+	--arg fits "$fits" \
 	--arg host_cpus "$(nproc)" \
 	--arg host_kernel "$(uname -r)" \
 	--arg topologies "$topo_hashes" \
@@ -623,7 +630,7 @@ jq -n \
 	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots clock=$clock exec=${exec_cmd:+yes}" \
 	'{kernel_release: $kernel_release, kernel_flavor: $kernel_flavor, series_hash: $series_hash,
 	  kernel_source: $kernel_source, qemu_version: $qemu_version, accelerator: $accelerator,
-	  clock: $clock, time_unit: (if $clock == "icount" then "insn" else "ns" end),
+	  clock: $clock, fits: $fits, time_unit: (if $clock == "icount" then "insn" else "ns" end),
 	  host_cpus: ($host_cpus | tonumber), host_kernel: $host_kernel,
 	  topologies: ($topologies | split("\n") | map(select(length > 0) | split(" ") | {hash: .[0], file: .[1]})),
 	  lab_commit: $lab_commit, "start": $started, "end": $ended, options: $options}' > "$run/.meta.json.$$"

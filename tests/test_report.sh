@@ -111,8 +111,8 @@ check "recommendation claims nothing higher or lower" sh -c "! grep -q -e 'is hi
 # Every policy's thp OOM case of this run is setup_error (THP unavailable in
 # that guest): the machine's, named, and it decides nothing (#17).
 check "recommendation: an OOM case no policy could set up is named" grep -qF 'The OOM test thp could not be set up for any policy (setup\_error in every case)' "$RUN/report.md"
-check "recommendation names the tied policies" grep -qF '<p><strong>preferred pmem:1</strong> and <strong>preferred-many pmem:1</strong> (tied)' "$RUN/report.html"
-check "recommendation says why not bind" grep -qF 'bind pmem:1 never put a page outside its nodes, but was oom\_killed (4k), sigbus (2m)' "$RUN/report.md"
+check "recommendation names the tied policies" grep -qF '<strong>preferred pmem:1</strong> and <strong>preferred-many pmem:1</strong> are not distinguishable by placement: 895.7 MiB' "$RUN/report.html"
+check "recommendation says why not bind" grep -qF 'bind pmem:1 is out: oom\_killed (4k) at 884.7 of 1257 MiB asked, sigbus (2m) at 10 of 12 MiB asked in the OOM tests' "$RUN/report.md"
 check "recommendation claims no difference from one boot" grep -qF 'not distinguishable with 1 boot; run --boots 6' "$RUN/report.md"
 check "recommendation says how sure" grep -qF '**How sure:** each figure comes from one boot: there is no interval over boots.' "$RUN/report.md"
 check "latency table shows bind's OOM kill under full" grep -qF '|4k |full |bind pmem:1 |n/a |n/a |n/a |n/a |n/a |n/a |n/a |n/a |oom\_killed at 14.92 MiB (memory-policy constraint) |' "$RUN/report.md"
@@ -161,6 +161,33 @@ mkdir -p "$TMP/nometa" && cp -r "$FIXTURE" "$NOMETA" && rm "$NOMETA/meta.json"
 check "no meta.json: kernel from the META line" grep -q '<h1>tierlab: dram-pmem, kernel 6.12.118-tierlab-e3b0c442</h1>' "$NOMETA/report.html"
 check "no meta.json: accelerator from run.args" grep -qF 'accelerator tcg (requested, run.args)' "$NOMETA/report.md"
 check "no meta.json: it says so" grep -qF 'meta.json is missing from this run' "$NOMETA/report.md"
+
+# --- the decision rule: its branch from --fits, else meta.json "fits" (#18) ---
+check "fits unknown by default: the safe answer" grep -qF '**Your case (--fits unknown):** not said' "$RUN/report.md"
+check "fits unknown: the fits answer beside it" grep -qF '**If it fits (--fits yes):** **bind pmem:1**' "$RUN/report.md"
+check "fits unknown: bind out, its OOM rows cited" grep -qE 'bind pmem:1 is out: oom\\_killed \(4k\) .* \(summary\.csv lines [0-9]+' "$RUN/report.md"
+check "the rule is stated" grep -qF '**Rule:** if the workload fits, bind' "$RUN/report.md"
+FITS=$TMP/fits/dram-pmem-20261202-215445
+mkdir -p "$TMP/fits" && cp -r "$FIXTURE" "$FITS"
+sed -i 's/"accelerator": "tcg",/&\n  "fits": "yes",/' "$FITS/meta.json"
+"$LABTOOL" report --no-plots "$FITS" >/dev/null 2>"$TMP/err" || { not_ok "report with meta.json fits"; sed 's/^/# /' "$TMP/err"; }
+check "meta.json fits yes: bind" grep -qF '**Your case (--fits yes):** the workload fits the nodes it is given. **bind pmem:1**: 100%' "$FITS/report.md"
+check "meta.json fits yes: no other case" sh -c "! grep -qF 'If it fits' '$FITS/report.md'"
+"$LABTOOL" report --no-plots --fits no "$FITS" >/dev/null 2>"$TMP/err"
+check "--fits no overrides meta.json" grep -qF '**Your case (--fits no):** the workload may outgrow' "$FITS/report.md"
+rm -f "$FITS/report.md" "$FITS/report.html"
+rm -rf "$FITS/plots"
+sed -i 's/"fits": "yes"/"fits": "sometimes"/' "$FITS/meta.json"
+"$LABTOOL" report "$FITS" >/dev/null 2>"$TMP/err"
+rc=$?
+check "meta.json fits 'sometimes': exit 65 (got $rc)" test $rc -eq 65
+check "meta.json fits 'sometimes': one line naming file and field" sh -c \
+	"test \$(wc -l <'$TMP/err') -eq 1 && grep -qF \"$FITS/meta.json: fits: 'sometimes' is not yes, no or unknown\" '$TMP/err'"
+check "meta.json fits 'sometimes': nothing written" sh -c "! ls -a '$FITS' | grep -q -e report -e plots"
+"$LABTOOL" report --fits maybe "$RUN" >/dev/null 2>"$TMP/err"
+rc=$?
+check "--fits maybe: usage exit (got $rc)" test $rc -eq 64
+check "--fits maybe: says so" grep -qF "labtool report: --fits: 'maybe' is not yes, no or unknown" "$TMP/err"
 
 # --- regenerating gives the same files, wherever the run lives ---
 cp -r "$RUN" "$TMP/first"
