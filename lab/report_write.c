@@ -142,6 +142,7 @@ const char report_css[] =
 	".caveat{background:#fff6e0;border-left:5px solid #ffb300;padding:.7em 1em}\n"
 	".warn{background:#fdecea;border-left:5px solid #d32f2f;padding:.7em 1em}\n"
 	"figure{margin:1.2em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}\n"
+	"h2#answer{margin-top:.8em}figure.lead{margin:.6em 0}figure.lead img{width:800px}\n"
 	"figcaption{color:#444;font-size:.9em}\n"
 	"nav a{margin-right:1em}footer{color:#666;font-size:.85em;margin-top:3em}\n"
 	"code{background:#f4f4f4;padding:0 .2em}\n";
@@ -821,13 +822,20 @@ static void sec_single_node(struct doc *d, struct run *r)
 	sb_free(&b);
 }
 
-static int embed_figure(struct doc *d, const char *tmpdir, const struct figure *f, bool no_plots)
+/*
+ * @lead: one of the figures under the verdict, sized so that a short verdict
+ * and the first of them fit a 1280x800 window together.
+ */
+static int embed_figure(struct doc *d, const char *tmpdir, const struct figure *f, bool no_plots,
+			bool lead)
 {
 	char *path = xasprintf("%s/%s.svg", tmpdir, f->name);
 	char *data;
 	size_t len;
 
-	sb_puts(&d->html, "<figure>\n");
+	sb_puts(&d->html, "<figure id=\"fig-");
+	sb_html(&d->html, f->name);
+	sb_puts(&d->html, lead ? "\" class=\"lead\">\n" : "\">\n");
 	sb_printf(&d->md, "**%s**", f->name);
 	if (!no_plots) {
 		if (read_file_all(path, &data, &len) < 0) {
@@ -1229,6 +1237,45 @@ static void all_rows_table(struct doc *d, struct run *r)
 	sb_free(&only_md.md);
 }
 
+/*
+ * The figures an engineer looks for first, right under the verdict: where
+ * each policy's pages went as the preferred nodes filled, then how each
+ * allocation past them ended.  The tables follow them.
+ */
+static const char *const lead_kinds[] = { "fallback-fill", "oom" };
+
+static bool figure_is_lead(const struct figure *f)
+{
+	for (size_t k = 0; k < sizeof(lead_kinds) / sizeof(lead_kinds[0]); k++)
+		if (!strcmp(f->kind, lead_kinds[k]))
+			return true;
+	return false;
+}
+
+static int sec_lead_figures(struct doc *d, const char *tmpdir, const struct figures *figs,
+			    bool no_plots)
+{
+	static const char *const missing[] = {
+		"No fill curve: this run has no bench fallback fill@ rows.",
+		"No OOM matrix: this run has no bench oom rows.",
+	};
+
+	for (size_t k = 0; k < sizeof(lead_kinds) / sizeof(lead_kinds[0]); k++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < figs->n; i++) {
+			if (strcmp(figs->v[i].kind, lead_kinds[k]))
+				continue;
+			if (embed_figure(d, tmpdir, &figs->v[i], no_plots, true) < 0)
+				return -1;
+			n++;
+		}
+		if (!n)
+			doc_para(d, NULL, missing[k]);
+	}
+	return 0;
+}
+
 static int build_docs(struct run *r, const struct report_opts *o, enum fits fits,
 		      const char *tmpdir, const struct entries *e, const struct headline *h,
 		      const struct figures *figs, struct doc *d)
@@ -1286,6 +1333,8 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	}
 	sb_puts(&d->html, "</div>\n");
 	sb_free(&rec);
+	if (sec_lead_figures(d, tmpdir, figs, o->no_plots) < 0)
+		return -1;
 	tcg_caveat(d, r);
 	sec_boot_problems(d, r);
 	sec_invalid(d, r);
@@ -1296,18 +1345,30 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sec_single_node(d, r);
 
 	doc_heading(d, 2, "figures", "Figures");
-	if (!figs->n)
-		doc_para(d, NULL, "This run has no data for any figure.");
+	{
+		size_t nlead = 0;
+
+		for (size_t i = 0; i < figs->n; i++)
+			nlead += figure_is_lead(&figs->v[i]);
+		if (!figs->n)
+			doc_para(d, NULL, "This run has no data for any figure.");
+		else if (nlead == figs->n)
+			doc_para(d, NULL, "The figures under the verdict are this run's only ones.");
+		else if (nlead)
+			doc_para(d, NULL, "The fill curve and the OOM matrix are under the verdict; "
+				      "the other figures follow.");
+	}
 	if (o->no_plots && figs->n)
 		doc_para(d, NULL, "Plots were not generated (--no-plots); the data files are in plots/data/.");
 	for (size_t i = 0; i < figs->n; i++)
-		if (!figs->v[i].secondary && embed_figure(d, tmpdir, &figs->v[i], o->no_plots) < 0)
+		if (!figs->v[i].secondary && !figure_is_lead(&figs->v[i]) &&
+		    embed_figure(d, tmpdir, &figs->v[i], o->no_plots, false) < 0)
 			return -1;
 	{
 		size_t nsec = 0;
 
 		for (size_t i = 0; i < figs->n; i++)
-			nsec += figs->v[i].secondary;
+			nsec += figs->v[i].secondary && !figure_is_lead(&figs->v[i]);
 		if (nsec) {
 			char *t = xasprintf("Fault latency under the other conditions (%zu figures)", nsec);
 
@@ -1319,8 +1380,8 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 			sb_puts(&d->md, "</summary>\n\n");
 			free(t);
 			for (size_t i = 0; i < figs->n; i++)
-				if (figs->v[i].secondary &&
-				    embed_figure(d, tmpdir, &figs->v[i], o->no_plots) < 0)
+				if (figs->v[i].secondary && !figure_is_lead(&figs->v[i]) &&
+				    embed_figure(d, tmpdir, &figs->v[i], o->no_plots, false) < 0)
 					return -1;
 			sb_puts(&d->html, "</details>\n");
 			sb_puts(&d->md, "</details>\n\n");
