@@ -77,7 +77,8 @@ void doc_para(struct doc *d, const char *cls, const char *marked)
 
 void doc_table_start(struct doc *d, const char *const *cols, size_t n)
 {
-	sb_puts(&d->html, "<table>\n<thead><tr>");
+	/* a table wider than the page scrolls in its box, not the whole page */
+	sb_puts(&d->html, "<div class=\"scroll\">\n<table>\n<thead><tr>");
 	sb_puts(&d->md, "|");
 	for (size_t i = 0; i < n; i++) {
 		sb_puts(&d->html, "<th>");
@@ -125,7 +126,7 @@ void doc_row_end(struct doc *d)
 
 void doc_table_end(struct doc *d)
 {
-	sb_puts(&d->html, "</tbody>\n</table>\n");
+	sb_puts(&d->html, "</tbody>\n</table>\n</div>\n");
 	sb_puts(&d->md, "\n");
 }
 
@@ -134,7 +135,7 @@ const char report_css[] =
 	"padding:0 1em;color:#222;line-height:1.45}\n"
 	"h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:1px solid #ccc;margin-top:1.8em}\n"
 	".sub{color:#555;margin-top:0}\n"
-	"table{border-collapse:collapse;margin:.6em 0;font-size:.92em}\n"
+	"table{border-collapse:collapse;margin:.6em 0;font-size:.92em}.scroll{overflow-x:auto}\n"
 	"th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}\n"
 	"th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"tbody tr:nth-child(even){background:#fafafa}\n"
