@@ -3,7 +3,9 @@
 # labtool report on the fixture run: plots exist, are valid SVG/PNG and hold
 # the expected series; report.html/.md list every policy; regenerating gives
 # byte-identical files; bad input fails with file:line and writes nothing;
-# headless Chromium loads the page with every figure decoded.
+# headless Chromium loads the page with every figure decoded; the first
+# screen is the verdict, the fill curve, the OOM matrix, then the tables,
+# and at 1280x800 the fill curve starts inside the window.
 # Exit 0 pass, 1 fail, 77 skip (what is missing is named).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -189,6 +191,28 @@ rc=$?
 check "--fits maybe: usage exit (got $rc)" test $rc -eq 64
 check "--fits maybe: says so" grep -qF "labtool report: --fits: 'maybe' is not yes, no or unknown" "$TMP/err"
 
+# --- #18 item 5: the first screen: verdict, fill curve, OOM matrix, then the tables ---
+line_of() { # line_of FILE REGEX: the first line matching, 0 when none does
+	l=$(grep -n -m1 -e "$2" "$1" | cut -d: -f1)
+	echo "${l:-0}"
+}
+in_order() { # in_order LINE...: every one found, each after the one before
+	prev=0
+	for l; do [ "$l" -gt "$prev" ] || return 1; prev=$l; done
+}
+v=$(line_of "$RUN/report.md" '^## Which policy?$')
+f=$(line_of "$RUN/report.md" '^!\[fallback-fill-')
+m=$(line_of "$RUN/report.md" '^!\[oom-matrix\]')
+t=$(line_of "$RUN/report.md" '^|')
+check "report.md: verdict (line $v), fill curve ($f), OOM matrix ($m), then the first table ($t)" \
+	in_order "$v" "$f" "$m" "$t"
+v=$(line_of "$RUN/report.html" '^<h2 id="answer">')
+f=$(line_of "$RUN/report.html" '^<figure id="fig-fallback-fill-')
+m=$(line_of "$RUN/report.html" '^<figure id="fig-oom-matrix"')
+t=$(line_of "$RUN/report.html" '<table>')
+check "report.html: verdict (line $v), fill curve ($f), OOM matrix ($m), then the first table ($t)" \
+	in_order "$v" "$f" "$m" "$t"
+
 # --- regenerating gives the same files, wherever the run lives ---
 cp -r "$RUN" "$TMP/first"
 "$LABTOOL" report "$RUN" >/dev/null 2>&1
@@ -356,12 +380,14 @@ if [ -z "$CHROMIUM" ]; then
 	echo "# SKIP: chromium not installed (apt-get install chromium)"
 	[ $fails = 0 ] && exit 77 || exit 1
 fi
-chrome() {
+chrome_at() { # chrome_at WIDTH,HEIGHT chromium-arguments...
+	size=$1; shift
 	profile=$(mktemp -d "$TMP/profile.XXXXXX")
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
-		--window-size=1280,2400 "$@" 2>"$TMP/chrome.err"
+		--window-size="$size" "$@" 2>"$TMP/chrome.err"
 }
+chrome() { chrome_at 1280,2400 "$@"; }
 chrome --dump-dom "file://$RUN/report.html" >"$TMP/dom.html"
 nimg=$(ls "$RUN"/plots/*.svg | wc -l)
 check "Chromium dumped the DOM" test -s "$TMP/dom.html"
@@ -375,6 +401,74 @@ sed 's|src="data:image/svg+xml;base64,[A-Za-z0-9+/=]*"|src="data:image/svg+xml;b
 	"$RUN/report.html" >"$TMP/broken.html"
 chrome --dump-dom "file://$TMP/broken.html" >"$TMP/dom2.html"
 check "a broken figure is detected" grep -q 'data-state="broken"' "$TMP/dom2.html"
+
+# --- #18 item 5: at 1280x800 the verdict and the fill curve are on the first screen ---
+png_size() { # png_size FILE: WIDTHxHEIGHT from the PNG's IHDR chunk, nothing when not a PNG
+	[ -s "$1" ] || return 0
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || return 0
+	[ "$(od -An -c -j12 -N4 "$1" | tr -d ' \n')" = IHDR ] || return 0
+	# shellcheck disable=SC2046 # the eight bytes, one word each
+	set -- $(od -An -tu1 -j16 -N8 "$1")
+	echo "$(( ($1 << 24) | ($2 << 16) | ($3 << 8) | $4 ))x$(( ($5 << 24) | ($6 << 16) | ($7 << 8) | $8 ))"
+}
+SCREEN=${TIERLAB_TEST_OUT:-$TMP}/report-1280x800.png
+(cd "$TMP" && chrome_at 1280,800 --screenshot="$SCREEN" "file://$RUN/report.html" >/dev/null)
+size=$(png_size "$SCREEN")
+check "1280x800 screenshot is a PNG of exactly 1280x800 (IHDR: ${size:-none})" test "$size" = 1280x800
+[ -n "${TIERLAB_TEST_OUT:-}" ] && echo "# first screen: $SCREEN"
+# Positions from a test-only copy of the page (the shipped report has no
+# probe): after load, a script writes where the verdict and the fill curve
+# are into the DOM, and --dump-dom hands it back.
+cat >"$TMP/probe.js" <<'PROBE'
+<script>
+window.addEventListener('load', function () {
+  function rect(sel) {
+    var e = document.querySelector(sel);
+    return e ? e.getBoundingClientRect() : { top: -1, bottom: -1 };
+  }
+  var p = document.createElement('p'), de = document.documentElement;
+  var v = rect('.answer'), f = rect('figure[id^="fig-fallback-fill-"]');
+  var fi = rect('figure[id^="fig-fallback-fill-"] img');
+  p.id = 'layout-probe';
+  p.setAttribute('data-width', window.innerWidth);
+  p.setAttribute('data-overflow', de.scrollWidth - de.clientWidth);
+  p.setAttribute('data-verdict-top', Math.round(v.top));
+  p.setAttribute('data-fill-top', Math.round(f.top));
+  p.setAttribute('data-fill-img-bottom', Math.round(fi.bottom));
+  document.body.appendChild(p);
+});
+</script>
+PROBE
+with_probe() { # with_probe IN OUT: IN with the probe script just before </body>
+	awk -v probe="$TMP/probe.js" '/^<\/body>$/ { while ((getline l <probe) > 0) print l } { print }' \
+		"$1" >"$2"
+}
+probe_val() { # probe_val DOM NAME: data-NAME of the probe, -1 when it did not run
+	x=$(grep -o '<p id="layout-probe"[^>]*>' "$1" | sed -n "s/.* data-$2=\"\(-\?[0-9]*\)\".*/\1/p")
+	echo "${x:--1}"
+}
+with_probe "$RUN/report.html" "$TMP/probe.html"
+check "the shipped report has no layout probe" sh -c "! grep -q layout-probe '$RUN/report.html'"
+chrome_at 1280,800 --dump-dom "file://$TMP/probe.html" >"$TMP/probe-dom.html"
+vt=$(probe_val "$TMP/probe-dom.html" verdict-top)
+ft=$(probe_val "$TMP/probe-dom.html" fill-top)
+w=$(probe_val "$TMP/probe-dom.html" width)
+ov=$(probe_val "$TMP/probe-dom.html" overflow)
+check "1280x800: the probe ran in a 1280-wide window (width $w)" test "$w" = 1280
+check "1280x800: the page does not scroll sideways (overflow ${ov} px)" test "$ov" -eq 0
+check "1280x800: verdict (top $vt) above the fill curve (top $ft)" test "$vt" -ge 0 -a "$vt" -lt "$ft"
+check "1280x800: the fill curve starts on the first screen (top $ft < 800)" test "$ft" -ge 0 -a "$ft" -lt 800
+# a short verdict (as a one-paragraph recommendation gives): the whole fill
+# curve is on the first screen too
+awk '/^<div class="answer">$/ { skip = 1
+	print "<div class=\"answer\">\n<p><strong>preferred pmem:1</strong>: a two-line verdict, the " \
+	      "length of one short paragraph of the recommendation, naming the policy and the " \
+	      "rows of this run that support it.</p>\n</div>" }
+     skip && /^<\/div>$/ { skip = 0; next } !skip' "$TMP/probe.html" >"$TMP/probe-short.html"
+chrome_at 1280,800 --dump-dom "file://$TMP/probe-short.html" >"$TMP/probe-short-dom.html"
+fb=$(probe_val "$TMP/probe-short-dom.html" fill-img-bottom)
+check "1280x800, short verdict: the whole fill curve on the first screen (bottom $fb <= 800)" \
+	test "$fb" -gt 0 -a "$fb" -le 800
 
 echo "# $((n - fails)) passed, $fails failed"
 [ $fails = 0 ]
