@@ -150,11 +150,12 @@ const char *fits_name(enum fits f);
 /* " (summary.csv line 12)", " (summary.csv lines 12, 40 and 3 more)": the rows behind a figure. */
 void cite(const struct run *r, const struct row *w, struct sbuf *b);
 /*
- * The verdict for the user's case, from the rule's inputs in this run's
- * rows; Markdown-ish text, **bold** the only markup (both writers render it).
+ * The verdict for the user's case into @b, the rule and the fault cost
+ * behind it into @why (which may be @b), from this run's rows; Markdown-ish
+ * text, **bold** the only markup (both writers render it), a paragraph a line.
  */
 void recommendation(struct run *r, const struct entries *e, const struct headline *h,
-		    enum fits fits, struct sbuf *b);
+		    enum fits fits, struct sbuf *b, struct sbuf *why);
 
 struct figure {
 	char *name, *kind, *caption, *title;

@@ -91,12 +91,26 @@ static void cites_put(const struct run *r, struct cites *c, struct sbuf *b)
 			}
 	}
 	if (n) {
+		size_t runs = 0, shown = 0, i = 0;
+
 		qsort(lines, n, sizeof(*lines), cmp_uint);
 		sb_printf(b, " (summary.csv line%s ", n == 1 ? "" : "s");
-		for (size_t i = 0; i < n && i < CITE_SHOWN; i++)
-			sb_printf(b, "%s%u", !i ? "" : i + 1 == n ? " and " : ", ", lines[i]);
-		if (n > CITE_SHOWN)
-			sb_printf(b, " and %zu more", n - CITE_SHOWN);
+		/* consecutive lines as a range: "12–14, 27–29" */
+		while (i < n) {
+			size_t j = i;
+
+			while (j + 1 < n && lines[j + 1] == lines[j] + 1)
+				j++;
+			if (runs++ < CITE_SHOWN) {
+				sb_printf(b, "%s%u", i ? ", " : "", lines[i]);
+				if (j > i)
+					sb_printf(b, "%s%u", j > i + 1 ? "–" : ", ", lines[j]);
+				shown = j + 1;
+			}
+			i = j + 1;
+		}
+		if (shown < n)
+			sb_printf(b, " and %zu more", n - shown);
 		sb_puts(b, ")");
 	}
 	free(lines);
@@ -126,7 +140,10 @@ static void cite_fill(struct run *r, const struct entry *en, struct cites *c)
 	}
 }
 
-/* "oom_killed (4k) at 884.7 of 1257 MiB, sigbus (2m)", the rows into @c; count. */
+/*
+ * "oom_killed (4k) at 884.7 of 1257 MiB, sigbus (2m)", the rows into @c;
+ * without @c only the outcomes ("oom_killed (4k), sigbus (2m)"); count.
+ */
 static size_t bad_outcomes(struct run *r, const struct entry *en, struct sbuf *b,
 			   struct cites *c)
 {
@@ -146,6 +163,8 @@ static size_t bad_outcomes(struct run *r, const struct entry *en, struct sbuf *b
 		if (!mr || !mr->numeric)
 			mr = run_find(r, "oom", en->policy, en->nodes, ps, sc, "mib_before_outcome");
 		sb_printf(b, "%s%s (%s)", n++ ? ", " : "", o, ps);
+		if (!c)
+			continue;
 		fmt_num(got, sizeof(got), numval(mr));
 		fmt_num(asked, sizeof(asked), numval(ar));
 		if (!isnan(numval(mr)))
@@ -261,8 +280,10 @@ static void rule_fits(struct run *r, const struct entries *e, const struct headl
 			cite(r, l->lat[0].p50_row, b);
 		}
 		sb_puts(b, ". It never falls back, so it is safe only while the workload fits");
-		if (bad_outcomes(r, en, &bad, &c)) {
+		if (bad_outcomes(r, en, &bad, brief ? NULL : &c)) {
 			sb_printf(b, ": past its nodes this run saw %s", bad.s);
+			if (brief)
+				sb_puts(b, " (the OOM tests above)");
 			cites_put(r, &c, b);
 		} else if (l->oom_tests) {
 			sb_puts(b, "; it completed every OOM test it ran");
@@ -290,7 +311,7 @@ static double score_of(const struct headline *h, size_t i)
  * one's, paired over boots; -1 when none is.
  */
 static ssize_t tie_by_cost(struct run *r, const struct entries *e, const struct headline *h,
-			   bool *tied, struct sbuf *b)
+			   bool *tied, struct sbuf *b, struct sbuf *pairs)
 {
 	static const char *const scs[] = { "full", "pressure" };
 	const char *unit = run_time_unit(r), *ps = h->lat_ps ? h->lat_ps : "4k", *sc = NULL;
@@ -351,7 +372,8 @@ static ssize_t tie_by_cost(struct run *r, const struct entries *e, const struct 
 		struct verdict v = lat_verdict(r, &c[a], &c[i], ps, sc);
 
 		verdict_why(&v, (size_t)(isnan(c[i].boots) ? 0 : c[i].boots), unit, &why);
-		sb_printf(b, " %s against %s: %s%s.", e->v[a].label, e->v[i].label,
+		sb_printf(pairs, "%s%s against %s: %s%s", pairs->len ? "; " : "", e->v[a].label,
+			  e->v[i].label,
 			  v.kind == VERDICT_HIGHER ? "lower " : v.kind == VERDICT_LOWER ? "higher "
 			  : v.kind == VERDICT_NONE ? "no boots in common" : "", why.s ? why.s : "");
 		sb_free(&why);
@@ -432,6 +454,7 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 			}
 		sb_puts(b, ".");
 	} else {
+		struct sbuf pairs = { 0 };
 		ssize_t win;
 
 		label_list(e, pick, b);
@@ -459,21 +482,23 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 				     "within 1 point of each other", h->fb_ps, h->fb_sc);
 		}
 		sb_puts(b, any_oom ? "; each completed every OOM test it ran." : ".");
-		win = tie_by_cost(r, e, h, pick, b);
+		win = tie_by_cost(r, e, h, pick, b, &pairs);
 		if (win >= 0) {
 			for (size_t i = 0; i < e->n; i++)
 				pick[i] = (ssize_t)i == win;
-			sb_printf(b, " So **%s**, by the lower fault cost with the nodes full.",
-				  e->v[win].label);
+			sb_printf(b, " So **%s**, by the lower fault cost with the nodes full (%s).",
+				  e->v[win].label, pairs.s);
 		} else {
-			sb_puts(b, " Not distinguishable by placement or by fault cost in this run: "
-				   "either is as good on this evidence. What would separate them: ");
+			sb_puts(b, " Not distinguishable by placement or by fault cost in this run");
+			if (pairs.len)
+				sb_printf(b, " (%s)", pairs.s);
+			sb_puts(b, ": either is as good on this evidence. What would separate them: ");
 			if (h->have_fill && h->fill_step > 16)
 				sb_puts(b, "a finer fill curve (--profile full: 16 MiB steps), ");
-			sb_puts(b, "more boots (--boots 6 or more, for intervals over boots) or "
-				   "--clock icount (fault cost as kernel path length, the same in "
-				   "every boot).");
+			sb_puts(b, "more boots, or --clock icount (fault cost as kernel path length, "
+				   "the same in every boot).");
 		}
+		sb_free(&pairs);
 	}
 	{
 		/* one preferred node each: whether they differ is this run's to say */
@@ -640,18 +665,12 @@ static void latency_para(struct run *r, const struct entries *e, const struct he
 }
 
 void recommendation(struct run *r, const struct entries *e, const struct headline *h,
-		    enum fits fits, struct sbuf *b)
+		    enum fits fits, struct sbuf *b, struct sbuf *why)
 {
 	bool *pick = xcalloc(e->n ? e->n : 1, sizeof(bool));
 	bool *yes = xcalloc(e->n ? e->n : 1, sizeof(bool));
 	struct sbuf un = { 0 };
 
-	unrunnable_oom_cases(r, &un);
-	if (un.s)
-		sb_printf(b, "The OOM test %s could not be set up for any policy (setup_error "
-			     "in every case): it is this machine's, not a policy's, and decides "
-			     "nothing here.\n", un.s);
-	sb_free(&un);
 	sb_printf(b, "**Your case (--fits %s):** ", fits_name(fits));
 	switch (fits) {
 	case FITS_YES:
@@ -670,13 +689,21 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		rule_fits(r, e, h, true, yes, b);
 		break;
 	}
-	sb_puts(b, "\n**Rule:** if the workload fits, bind, where this run shows its pages on its "
+	if (why == b)
+		sb_putc(b, '\n');	/* else the rule starts its own box */
+	unrunnable_oom_cases(r, &un);
+	if (un.s)
+		sb_printf(why, "The OOM test %s could not be set up for any policy (setup_error "
+			       "in every case): it is this machine's, not a policy's, and decides "
+			       "nothing here.\n", un.s);
+	sb_free(&un);
+	sb_puts(why, "**Rule:** if the workload fits, bind, where this run shows its pages on its "
 		   "nodes; if it may not, drop each policy killed or faulted in an OOM test, keep "
 		   "the one that put the most memory on its preferred nodes before falling back, a "
 		   "tie within one fill step going to the lower fault cost with the nodes full; "
 		   "what the figures do not separate is said so (README: \"Which policy? The "
 		   "decision rule\").");
-	latency_para(r, e, h, pick, b);
+	latency_para(r, e, h, pick, why);
 	free(pick);
 	free(yes);
 }

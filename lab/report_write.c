@@ -1277,6 +1277,19 @@ static int sec_lead_figures(struct doc *d, const char *tmpdir, const struct figu
 	return 0;
 }
 
+/* Marked text in a box of class @cls, a paragraph per line. */
+static void answer_box(struct doc *d, const char *cls, char *text)
+{
+	sb_printf(&d->html, "<div class=\"%s\">\n", cls);
+	for (char *line = text, *nl; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		doc_para(d, NULL, line);
+	}
+	sb_puts(&d->html, "</div>\n");
+}
+
 static int build_docs(struct run *r, const struct report_opts *o, enum fits fits,
 		      const char *tmpdir, const struct entries *e, const struct headline *h,
 		      const struct figures *figs, struct doc *d)
@@ -1284,7 +1297,7 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	const char *topo = run_topology(r);
 	const char *kernel = run_meta(r, "kernel_release", NULL);
 	const char *acc = run_meta(r, "accelerator", NULL);
-	struct sbuf rec = { 0 };
+	struct sbuf rec = { 0 }, why = { 0 };
 	char *s;
 
 	sb_puts(&d->html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -1323,19 +1336,15 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sb_puts(&d->md, "\n\n");
 
 	doc_heading(d, 2, "answer", "Which policy?");
-	recommendation(r, e, h, fits, &rec);
-	/* one box, a paragraph per line */
-	sb_puts(&d->html, "<div class=\"answer\">\n");
-	for (char *line = rec.s, *nl; line && *line; line = nl) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl++ = '\0';
-		doc_para(d, NULL, line);
-	}
-	sb_puts(&d->html, "</div>\n");
+	recommendation(r, e, h, fits, &rec, &why);
+	/* the verdict in one box, a paragraph per line; its figures; then the rule and the fault cost */
+	answer_box(d, "answer", rec.s);
 	sb_free(&rec);
 	if (sec_lead_figures(d, tmpdir, figs, o->no_plots) < 0)
 		return -1;
+	doc_heading(d, 3, "why", "The rule, and the fault cost behind it");
+	answer_box(d, "answer why", why.s);
+	sb_free(&why);
 	tcg_caveat(d, r);
 	sec_boot_problems(d, r);
 	sec_invalid(d, r);

@@ -353,7 +353,7 @@ TEST(report_recommendation_is_honest)
 	fill_summary(&h, &h.lines[0], &b);
 	CHECK_STR(b.s, "never fell back (32 MiB there); oom_killed at 40 MiB");
 	b.len = 0;
-	recommendation(&r, &e, &h, FITS_UNKNOWN, &b);
+	recommendation(&r, &e, &h, FITS_UNKNOWN, &b, &b);
 	/* preferred-many put 20 MiB more on its nodes: more than one 16 MiB step */
 	CHECK(strstr(b.s, "**preferred-many pmem:1+3**: it put 44 MiB on its preferred nodes before "
 			  "falling back, the most of the policies that completed every OOM test.") != NULL);
@@ -366,8 +366,8 @@ TEST(report_recommendation_is_honest)
 	CHECK(strstr(b.s, "**If it fits (--fits yes):** **bind pmem:1**: 100% of its pages on its "
 			  "nodes (4k pages, scenario full); the fill curve had every step there up to "
 			  "32 MiB. It never falls back, so it is safe only while the workload fits: past "
-			  "its nodes this run saw oom_killed (4k) at 884.7 of 1257 MiB asked, sigbus (2m)."
-			  ) != NULL);
+			  "its nodes this run saw oom_killed (4k), sigbus (2m) (the OOM tests above).")
+	      != NULL);
 	/*
 	 * bind lies below preferred-many in both boots, but two boots give an
 	 * interval of 50 % coverage: nothing is claimed, and the report says
@@ -414,7 +414,7 @@ static void recommend(struct row *rows, size_t n, struct sbuf *b)
 	compute_headline(&r, &e, &h);
 	b->len = 0;
 	sb_puts(b, "");
-	recommendation(&r, &e, &h, FITS_UNKNOWN, b);
+	recommendation(&r, &e, &h, FITS_UNKNOWN, b, b);
 	headline_free(&h);
 	entries_free(&e);
 	run_aggregate_free(&r);
@@ -588,7 +588,7 @@ TEST(report_survivor_needs_completed_oom_cases)
 	r.nrows = sizeof(rows) / sizeof(rows[0]);
 	collect_entries(&r, &e);
 	compute_headline(&r, &e, &h);
-	recommendation(&r, &e, &h, FITS_NO, &b);
+	recommendation(&r, &e, &h, FITS_NO, &b, &b);
 	CHECK(strstr(b.s, "**bind pmem:1**: 50% of its pages landed on its preferred nodes (4k pages, "
 			  "scenario full), the most of the policies that completed every OOM test")
 	      != NULL);
@@ -599,7 +599,7 @@ TEST(report_survivor_needs_completed_oom_cases)
 	CHECK(strstr(b.s, "preferred-many pmem:1 is out: no OOM test of it ran") != NULL);
 	/* fits: bind is chosen only where its pages stayed on its nodes; here they did not */
 	b.len = 0;
-	recommendation(&r, &e, &h, FITS_YES, &b);
+	recommendation(&r, &e, &h, FITS_YES, &b, &b);
 	CHECK(strstr(b.s, "bind pmem:1 did not keep its pages on its nodes in this run: 50% there "
 			  "(4k, full)") != NULL);
 	CHECK(strstr(b.s, "**bind pmem:1**") == NULL);
@@ -640,7 +640,7 @@ TEST(report_oom_case_no_policy_could_set_up)
 	CHECK(h.lines[0].oom_tests == 1 && h.lines[0].oom_done == 1);
 	CHECK(oom_survivor(&h.lines[0], true));
 	CHECK(!oom_survivor(&h.lines[1], true));	/* its 2m setup failed alone */
-	recommendation(&r, &e, &h, FITS_NO, &b);
+	recommendation(&r, &e, &h, FITS_NO, &b, &b);
 	CHECK(strstr(b.s, "The OOM test thp could not be set up for any policy") != NULL);
 	CHECK(strstr(b.s, "**preferred pmem:1**: 100% of its pages landed on its preferred nodes "
 			  "(4k pages, scenario full), the most of the policies that completed every "
@@ -681,7 +681,7 @@ static size_t single_node_text(const char *pm_node, const char *pm_outcome, bool
 	collect_entries(&r, &e);
 	n = e.n;
 	compute_headline(&r, &e, &h);
-	recommendation(&r, &e, &h, FITS_UNKNOWN, b);
+	recommendation(&r, &e, &h, FITS_UNKNOWN, b, b);
 	headline_free(&h);
 	entries_free(&e);
 	return n;
@@ -827,7 +827,7 @@ static void rule_text(struct row *rows, size_t n, enum fits fits, struct sbuf *b
 	compute_headline(&r, &e, &h);
 	b->len = 0;
 	sb_puts(b, "");
-	recommendation(&r, &e, &h, fits, b);
+	recommendation(&r, &e, &h, fits, b, b);
 	headline_free(&h);
 	entries_free(&e);
 	run_aggregate_free(&r);
@@ -893,7 +893,8 @@ TEST(report_rule_tie_goes_to_fault_cost_with_nodes_full)
 	CHECK(strstr(b.s, "(4k pages, scenario full): preferred pmem:1 12250 ns [12000, 12500]; "
 			  "preferred-many pmem:1 10000 ns [10000, 10200].") != NULL);
 	CHECK(strstr(b.s, "So **preferred-many pmem:1**, by the lower fault cost with the nodes "
-			  "full.") != NULL);
+			  "full (preferred-many pmem:1 against preferred pmem:1: lower by 2150 ns, 96.88% interval over boots [1800, 2500]).")
+	      != NULL);
 	CHECK(strstr(b.s, "bind pmem:1 is out: oom_killed (4k) in the OOM tests.") != NULL);
 	CHECK(strstr(b.s, "If it fits") == NULL);
 	/* contrary data: preferred the cheaper one */
@@ -910,7 +911,10 @@ TEST(report_rule_tie_goes_to_fault_cost_with_nodes_full)
 	rule_text(rows, n, FITS_NO, &b);
 	CHECK(strstr(b.s, "So **") == NULL);
 	CHECK(strstr(b.s, "Not distinguishable by placement or by fault cost in this run") != NULL);
-	CHECK(strstr(b.s, "more boots (--boots 6 or more") != NULL);
+	CHECK(strstr(b.s, "Not distinguishable by placement or by fault cost in this run "
+			  "(preferred pmem:1 against preferred-many pmem:1: not distinguishable with 6 "
+			  "boots") != NULL);
+	CHECK(strstr(b.s, "What would separate them: more boots, or --clock icount") != NULL);
 	CHECK(strstr(b.s, "--profile full") == NULL);	/* the steps are 16 MiB already */
 	sb_free(&b);
 }
@@ -972,9 +976,24 @@ TEST(report_rule_cites_summary_lines)
 	rule_text(rows, n, FITS_YES, &b);
 	/* bind's free placement is row 13 of each boot's 15 */
 	CHECK(strstr(b.s, "100% of its pages on its nodes (4k pages, scenario free) (summary.csv "
-			  "lines 15 and 30)") != NULL);
-	/* its fill curve: 3 steps in 2 boots */
-	CHECK(strstr(b.s, "up to 48 MiB (summary.csv lines 12, 13, 14, 27 and 2 more)") != NULL);
-	CHECK(strstr(b.s, "oom_killed (4k) (summary.csv lines 16 and 31)") != NULL);
+			  "lines 15, 30)") != NULL);
+	/* its fill curve: 3 consecutive steps in each of 2 boots */
+	CHECK(strstr(b.s, "up to 48 MiB (summary.csv lines 12–14, 27–29)") != NULL);
+	CHECK(strstr(b.s, "oom_killed (4k) (summary.csv lines 16, 31)") != NULL);
+	/* six boots: four runs of lines shown, the rest counted */
+	n = 0;
+	for (int i = 1; i <= 6; i++)
+		n = tie_boot(rows, n, i, "10000", "10000", "outcome_oom_killed");
+	for (size_t i = 0; i < n; i++)
+		rows[i].line = (unsigned)(i + 2);
+	rule_text(rows, n, FITS_YES, &b);
+	CHECK(strstr(b.s, "(summary.csv lines 15, 30, 45, 60 and 2 more)") != NULL);
+	CHECK(strstr(b.s, "(summary.csv lines 12–14, 27–29, 42–44, 57–59 and 6 more)") != NULL);
+	/* a line of its own */
+	n = tie_boot(rows, 0, 1, "10000", "10000", "outcome_oom_killed");
+	for (size_t i = 0; i < n; i++)
+		rows[i].line = (unsigned)(i + 2);
+	rule_text(rows, n, FITS_YES, &b);
+	CHECK(strstr(b.s, "scenario free) (summary.csv line 15)") != NULL);
 	sb_free(&b);
 }
