@@ -19,9 +19,26 @@ check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 
 pmem=$("$LABTOOL" nodes "$topo" pmem | tr , ' ')
 [ "$(wc -w <<<"$pmem")" -ge 2 ] || { echo "$topo: want 2 PMEM nodes, got '$pmem'"; exit 1; }
-out=$(./run-lab.sh -q --results "$tmp" --profile quick --benches oom,fallback,fallback-order,model "$topo" 2>&1); rc=$?
-echo "$out" | tail -n 5
-run=$(ls -d "$tmp"/*/)
+bench_run() {	# RESULTS-DIR: the run this test checks; sets out, rc
+	out=$(./run-lab.sh -q --results "$1" --profile quick --benches oom,fallback,fallback-order,model "$topo" 2>&1); rc=$?
+	echo "$out" | tail -n 5
+}
+bench_run "$tmp/run1"
+res=$tmp/run1
+# A known defect, not this test's subject: under pressure an OOM can find
+# no killable task once the case's memory was reaped (the harness and the
+# filler are at oom_score_adj -1000), and the kernel panics ("System is
+# deadlocked on memory"); seen once in CI on 2s-dram-pmem.  The run reports
+# it (boot status panic); this test says so and runs once more, so that
+# the benchmarks' own checks are still judged.  Open in issue 17's notes.
+if grep -qs 'System is deadlocked on memory' "$tmp"/run1/*/raw/console-*.log; then
+	echo "# the guest panicked: an OOM found no killable task (System is deadlocked on memory); running once more"
+	awk '/invoked oom-killer/ { last = $0 } /no killable processes/ { print "#   " last; exit }' \
+		"$tmp"/run1/*/raw/console-*.log
+	bench_run "$tmp/run2"
+	res=$tmp/run2
+fi
+run=$(ls -d "$res"/*/)
 sum=$run/summary.csv
 check "run exits 0 (every TAP check passed)" '[ $rc = 0 ]'
 check "TAP: bind OOM-killed with CONSTRAINT_MEMORY_POLICY" 'grep -q "^ok .*oom bind/4k.*CONSTRAINT_MEMORY_POLICY" "$run"/boots/*.tap'
