@@ -526,22 +526,32 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 		sb_free(&sn);
 	}
 out_policies:
+	{
+		/* a node set that other benches used (fallback-order's one-node sets) */
+		struct sbuf none = { 0 };
+		size_t n = 0;
+
+		for (size_t i = 0; i < e->n; i++)
+			if (!policy_is_reference(e->v[i].policy) && any_oom && !h->lines[i].oom_tests)
+				sb_printf(&none, "%s%s", n++ ? ", " : "", e->v[i].label);
+		if (n)
+			sb_printf(b, "\nNot compared, for want of an OOM test of %s: %s.",
+				  n == 1 ? "it" : "them", none.s);
+		sb_free(&none);
+	}
 	for (size_t i = 0; i < e->n; i++) {
 		const struct headline_line *o = &h->lines[i];
 		struct sbuf bad = { 0 };
 		struct cites c = { 0 };
 
-		if (policy_is_reference(e->v[i].policy) || (oom_survivor(o, any_oom) &&
-							     !o->oom_bad))
+		if (policy_is_reference(e->v[i].policy) || !o->oom_tests ||
+		    (oom_survivor(o, any_oom) && !o->oom_bad))
 			continue;
 		sb_putc(b, '\n');
 		if (bad_outcomes(r, &e->v[i], &bad, &c)) {
 			sb_printf(b, "%s is out: %s in the OOM tests", e->v[i].label, bad.s);
 			cites_put(r, &c, b);
 			sb_puts(b, ".");
-		} else if (!o->oom_tests) {
-			sb_printf(b, "%s is out: no OOM test of it ran, while other policies' did.",
-				  e->v[i].label);
 		} else {
 			sb_printf(b, "%s is out: it did not complete its OOM tests (%zu of %zu "
 				     "completed).", e->v[i].label, o->oom_done, o->oom_tests);
