@@ -630,7 +630,7 @@ jq -n \
 	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots clock=$clock exec=${exec_cmd:+yes}" \
 	'{kernel_release: $kernel_release, kernel_flavor: $kernel_flavor, series_hash: $series_hash,
 	  kernel_source: $kernel_source, qemu_version: $qemu_version, accelerator: $accelerator,
-	  clock: $clock, fits: $fits, time_unit: (if $clock == "icount" then "insn" else "ns" end),
+	  summary_format: 2, clock: $clock, fits: $fits, time_unit: (if $clock == "icount" then "insn" else "ns" end),
 	  host_cpus: ($host_cpus | tonumber), host_kernel: $host_kernel,
 	  topologies: ($topologies | split("\n") | map(select(length > 0) | split(" ") | {hash: .[0], file: .[1]})),
 	  lab_commit: $lab_commit, "start": $started, "end": $ended, options: $options}' > "$run/.meta.json.$$"

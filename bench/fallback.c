@@ -2,9 +2,11 @@
 /*
  * fallback: where the pages of each policy land.
  *
- * Per policy, page size and scenario: the fraction inside the policy's own
- * mask (inside_frac), inside the case's preferred set (preferred_frac), and
- * the pages per node (pages_node<N>, 4 KiB units), from move_pages(2) with
+ * Per policy, page size and scenario, of the case's resident pages: the
+ * share on the nodes the kernel was given for the policy (in_mask_frac), on
+ * the case's preferred set (on_set_frac), the share the series' fallback
+ * counter counted (fallback_frac: preferred and preferred-many, where the
+ * kernel has the counter), and the pages per node (pages_node<N>, 4 KiB units), from move_pages(2) with
  * nodes == NULL.  Cross-check: for 4 KiB pages the numastat deltas
  * (numa_hit + numa_miss of node N counts the allocations that node served)
  * taken around the touch loop in the same child must agree with the
@@ -19,8 +21,9 @@
  *
  * Fill curve (scenario=fill, 4 KiB): allocate in steps of --step-mib past
  * the preferred nodes' free memory; after each step one row per figure with
- * x_mib = MiB allocated so far: step_preferred_frac (share of the step on
- * the preferred set) and step_frac_node<N>.
+ * x_mib = MiB allocated so far: step_on_set_frac (share of that step's
+ * pages on the preferred set), cum_on_set_frac (share of all the curve's
+ * pages so far) and step_frac_node<N>.
  */
 #include "tb.h"
 
@@ -30,6 +33,25 @@
 #include <sys/mman.h>
 
 #define MIB (1024UL * 1024)
+
+/*
+ * The fallback share: what the series' counter for the policy counted
+ * during the touch loop, over the case's resident pages.  The counter is
+ * system wide and counts allocations in the task's context that the case
+ * did not map (its page tables), so it may exceed the placement's own
+ * share off the set; no row without the counter (not the lab's kernel).
+ */
+static void fallback_frac_row(const struct rowkey *k, enum pol p, const struct counters *a,
+			      const struct counters *b, long total)
+{
+	const char *name = p == POL_PREFERRED ? "mpol_pref_fallback"
+			   : p == POL_PREFERRED_MANY ? "mpol_pref_many_fallback" : NULL;
+	long long v0 = name ? counters_get(a, name) : -1, v1 = name ? counters_get(b, name) : -1;
+
+	if (v0 < 0 || v1 < 0 || total <= 0)
+		return;
+	out_row(k, "fallback_frac", (double)(v1 - v0) / (double)total, "ratio");
+}
 
 struct fb_case {
 	const struct opts *o;
@@ -97,9 +119,10 @@ static int fb_child(void *arg, struct shared *sh)
 		thp_rows(&c->k, p, len, total, vmstat_delta("thp_fault_alloc", thp_alloc0),
 			 vmstat_delta("thp_fault_fallback", thp_fb0), sh);
 	sh->inside_frac = frac_in(sh->per_node, &polnodes);
-	out_row(&c->k, "inside_frac", sh->inside_frac, "ratio");
-	out_row(&c->k, "preferred_frac", frac_in(sh->per_node, &o->preferred), "ratio");
+	out_row(&c->k, "in_mask_frac", sh->inside_frac, "ratio");
+	out_row(&c->k, "on_set_frac", frac_in(sh->per_node, &o->preferred), "ratio");
 	out_row(&c->k, "pages_total", (double)total, "pages");
+	fallback_frac_row(&c->k, c->pol, &before, &after, total);
 	ns_for_each(n, &mem) {
 		long long hit, miss, hit0, miss0;
 
@@ -145,6 +168,7 @@ static int fill_child(void *arg, struct shared *sh)
 	const struct opts *o = c->o;
 	size_t step = (size_t)o->step_mib * MIB;
 	long per_node[MAX_NODE + 1];
+	long on_set = 0, all = 0;
 	struct nodeset mem;
 	char metric[48];
 
@@ -158,10 +182,17 @@ static int fill_child(void *arg, struct shared *sh)
 		if (pol_apply(c->pol, VIA_MBIND, &o->preferred, p, step))
 			return 3;
 		touch_pages(p, step, 4096, sh);
-		if (placement(p, step, 4096, per_node, MAX_NODE) <= 0)
+		long placed = placement(p, step, 4096, per_node, MAX_NODE);
+
+		if (placed <= 0)
 			return 1;
-		out_row_x(&c->k, "step_preferred_frac", frac_in(per_node, &o->preferred),
+		all += placed;
+		ns_for_each(n, &o->preferred)
+			if (n <= MAX_NODE)
+				on_set += per_node[n];
+		out_row_x(&c->k, "step_on_set_frac", frac_in(per_node, &o->preferred),
 			  "ratio", so_far);
+		out_row_x(&c->k, "cum_on_set_frac", (double)on_set / (double)all, "ratio", so_far);
 		ns_for_each(n, &mem) {
 			struct nodeset one;
 

@@ -15,7 +15,7 @@
  *
  * Rows (bench fallback-order, policy preferred-many, pagesize 4k, scenario =
  * the setting, nodes = the case's set): pages_node<N>, pages_total,
- * preferred_frac, pages_fallback, fallback_node (the node outside the set
+ * on_set_frac, pages_fallback, fallback_node (the node outside the set
  * that took most of the overflow, -1 none), local_node, filler_mib,
  * free_mib_node<N> and min_wmark_mib_node<N> of the set, overflow_mib, the
  * deltas of the mpol_* and numa_* counters, and the modeled cost of the
@@ -101,7 +101,7 @@ static int fo_child(void *arg, struct shared *sh)
 		}
 	}
 	out_row(&c->k, "pages_total", (double)total, "pages");
-	out_row(&c->k, "preferred_frac", frac_in(sh->per_node, &c->pref), "ratio");
+	out_row(&c->k, "on_set_frac", frac_in(sh->per_node, &c->pref), "ratio");
 	out_row(&c->k, "pages_fallback", (double)outside, "pages");
 	out_row(&c->k, "fallback_node", best_node, "node");
 	sh->result[2] = best_node;
@@ -269,7 +269,7 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
  * allocating CPU's node's: on two sockets they land on different nodes.
  * Rows: bench single-node, policy preferred / preferred-many, nodes the
  * label of @n, scenario full: cpu, cpu_node, fallback_node, pages_fallback,
- * preferred_frac, pages_node<N>, expected_node (the first node the SLIT
+ * on_set_frac, pages_node<N>, expected_node (the first node the SLIT
  * says, -1 unknown).  A TAP check per policy: the overflow went to a node
  * at the smallest distance from @n (PREFERRED) or from the CPU's node
  * (PREFERRED_MANY); with ties any of them.

@@ -104,8 +104,8 @@ static int timed_pass(const struct lat_case *c, struct shared *sh, size_t len, s
 		sys_set_mempolicy(MPOL_DEFAULT, NULL);
 	if (last) {
 		if (placement(p, len, stride, per_node, MAX_NODE) > 0) {
-			out_row(&c->k, "inside_frac", frac_in(per_node, polnodes), "ratio");
-			out_row(&c->k, "preferred_frac", frac_in(per_node, &o->preferred), "ratio");
+			out_row(&c->k, "in_mask_frac", frac_in(per_node, polnodes), "ratio");
+			out_row(&c->k, "on_set_frac", frac_in(per_node, &o->preferred), "ratio");
 		}
 		if (c->ps == PS_THP) {
 			long kib = smaps_anon_huge_kib(p);

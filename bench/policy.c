@@ -46,7 +46,7 @@ int pol_mode(enum pol p)
  * bind / preferred-many: the preferred set; preferred: its first node (the
  * kernel keeps only first_node() anyway); interleave references: every
  * memory node, which is what an untiered deployment would do; default: no
- * mask is passed to the kernel, but its "mask" for inside_frac is every
+ * mask is passed to the kernel, but its "mask" for in_mask_frac is every
  * memory node (local allocation may use any).
  */
 void pol_nodes(enum pol p, const struct nodeset *preferred, struct nodeset *out)

@@ -451,7 +451,8 @@ static void placement_rows(const struct rowkey *k, const struct counters *a,
 			inside += (double)d;
 	}
 	out_row(k, "pages_total", total, "pages");
-	out_row(k, "pages_preferred_frac", total > 0 ? inside / total : NAN, "frac");
+	/* allocation events (numa_hit + numa_miss deltas), not resident pages */
+	out_row(k, "alloc_on_set_frac", total > 0 ? inside / total : NAN, "frac");
 	counter_delta_rows(k, a, b, "mpol_");
 }
 

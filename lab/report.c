@@ -12,8 +12,8 @@
  *       cpu, order_seed); case_order, warmup_reps per case
  *   every case: outcome_<word>=1 (flag), mib_before_outcome,
  *       oom_constraint_memory_policy
- *   fallback: inside_frac preferred_frac (ratio) pages_total pages_node<N>;
- *       fill curve: scenario fill@<MiB>, step_preferred_frac, step_frac_node<N>
+ *   fallback: in_mask_frac on_set_frac fallback_frac (ratio) pages_total pages_node<N>;
+ *       fill curve: scenario fill@<MiB>, step_on_set_frac cum_on_set_frac step_frac_node<N>
  *   oom: asked mib_obtained secs_to_outcome + outcome
  *   model: model_read_latency_ns model_read_bandwidth_mbps ... (4k, thp)
  *   boots/<boot>.hist: HIST lines, the latency histograms (CDF figures)

@@ -45,8 +45,8 @@ extern const struct lat_bench lat_benches[NR_LAT_BENCHES];
 #define M_CI_COV "p50_ci_coverage"
 #define M_REPS "reps"
 #define M_COUNT "count"
-#define M_FILL "step_preferred_frac"
-#define M_PREF "preferred_frac"
+#define M_FILL "step_on_set_frac"
+#define M_PREF "on_set_frac"
 
 /*
  * A latency case: the median over boots of each boot's pooled p50 (and p99),

@@ -412,8 +412,8 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 		sb_puts(b, h->have_fill || h->have_fb
 			   ? "no subject policy with a placement figure ran and completed every OOM "
 			     "test."
-			   : "it has no placement figures (bench fallback: preferred_frac or the fill "
-			     "curve's step_preferred_frac).");
+			   : "it has no placement figures (bench fallback: on_set_frac or the fill "
+			     "curve's step_on_set_frac).");
 		goto out_policies;
 	}
 	ok = true;

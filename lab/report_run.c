@@ -70,6 +70,26 @@ static int load_csv(const char *path, struct csv *c, bool optional, bool *presen
 	return 0;
 }
 
+/*
+ * summary.csv format 2 (meta.json "summary_format": 2) renamed rows so that
+ * each word means one thing (README "Words the lab uses"); a run of format
+ * 1 is read under the new names.
+ */
+static const char *const metric_renames[][2] = {
+	{ "preferred_frac", "on_set_frac" },
+	{ "inside_frac", "in_mask_frac" },
+	{ "step_preferred_frac", "step_on_set_frac" },
+	{ "pages_preferred_frac", "alloc_on_set_frac" },
+};
+
+const char *metric_current_name(const char *metric)
+{
+	for (size_t i = 0; i < sizeof(metric_renames) / sizeof(metric_renames[0]); i++)
+		if (!strcmp(metric, metric_renames[i][0]))
+			return metric_renames[i][1];
+	return metric;
+}
+
 static int load_summary(struct run *r, const char *path)
 {
 	int col[NR_ROW_COLS];
@@ -93,7 +113,8 @@ static int load_summary(struct run *r, const char *path)
 
 		row->line = cr->line;
 		for (int k = 0; k < NR_ROW_COLS; k++) {
-			row->f[k] = cr->field[col[k]];
+			row->f[k] = k == COL_METRIC ? metric_current_name(cr->field[col[k]])
+						    : cr->field[col[k]];
 			if (row_col_required[k] && !row->f[k][0]) {
 				fprintf(stderr, "labtool: %s:%u: %s: empty\n", path, cr->line,
 					row_col_names[k]);

@@ -248,15 +248,15 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 			 : xasprintf("p50, %s, set_mempolicy()", tu);
 	c3 = h->have_lat ? xasprintf("p99, %s, %s", tu, lat_benches[0].via)
 			 : xasprintf("p99, %s", tu);
-	c4 = h->have_fb ? xasprintf("on preferred nodes, %% (%s, %s)", h->fb_ps, h->fb_sc)
-			: xstrdup("on preferred nodes, %");
+	c4 = h->have_fb ? xasprintf("on-set share, %% (%s, %s)", h->fb_ps, h->fb_sc)
+			: xstrdup("on-set share, %");
 	cols[nc++] = "policy";
 	cols[nc++] = "preferred set";
 	cols[nc++] = c1;
 	cols[nc++] = c2;
 	cols[nc++] = c3;
 	cols[nc++] = c4;
-	cols[nc++] = "fill curve (4k): pages on the preferred nodes";
+	cols[nc++] = "fill curve (4k): MiB on the set before the first fallback";
 	cols[nc++] = "OOM test (bench oom)";
 	if (have_model)
 		cols[nc++] = "modeled read latency, ns / bandwidth, MB/s";
@@ -314,8 +314,12 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 		} else if (h->have_lat)
 			sb_puts(&note, "Latencies are the median over boots of each boot's p50; brackets: "
 				       "the interval of that median over boots, with its coverage (cov). ");
-		sb_puts(&note, "\"On preferred nodes\" is bench fallback's preferred_frac: the share of "
-			       "the pages that landed on the policy's preferred (or bound) nodes. ");
+		sb_puts(&note, "\"On-set share\" is bench fallback's on_set_frac: the share of the "
+			       "case's resident pages on the node set it was given (for preferred the "
+			       "whole set, although the kernel prefers its first node only: the "
+			       "series' counter calls pages past that node fallback, row "
+			       "fallback_frac). The words are defined in README, \"Words the lab "
+			       "uses\". ");
 		if (h->have_fill) {
 			fmt_num(st, sizeof(st), h->fill_step);
 			sb_printf(&note, "The fill curve faults %s MiB per step until the other nodes are "
@@ -707,7 +711,7 @@ static void fallback_order_table(struct doc *d, struct run *r, const struct entr
 				free(text);
 				continue;
 			}
-			if (!strcmp(metric, "preferred_frac"))
+			if (!strcmp(metric, M_PREF))
 				v *= w && (!strcmp(w->f[COL_UNIT], "%") ||
 					   !strcmp(w->f[COL_UNIT], "percent")) ? 1 : 100;
 			doc_cell_num(d, v);
@@ -725,7 +729,7 @@ static void sec_fallback_order(struct doc *d, struct run *r, const struct entrie
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!strcmp(r->rows[i].f[COL_BENCH], "fallback-order") &&
 		    !strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok") &&
-		    !strcmp(r->rows[i].f[COL_METRIC], "preferred_frac"))
+		    !strcmp(r->rows[i].f[COL_METRIC], M_PREF))
 			sl_add(&settings, r->rows[i].f[COL_SCENARIO]);
 	if (!settings.n)
 		return;
@@ -734,7 +738,7 @@ static void sec_fallback_order(struct doc *d, struct run *r, const struct entrie
 		      "nodes, under each vm.preferred_many_fallback setting of the kernel series "
 		      "(columns; a kernel without the series has only local). Pages on the "
 		      "preferred nodes (%):");
-	fallback_order_table(d, r, e, &settings, "preferred_frac");
+	fallback_order_table(d, r, e, &settings, M_PREF);
 	doc_para(d, NULL, "Where the overflow went (the node outside the set with most of it):");
 	fallback_order_table(d, r, e, &settings, "fallback_node");
 	if (run_find(r, "fallback-order", NULL, NULL, NULL, NULL, "model_read_latency_ns")) {

@@ -112,7 +112,7 @@ out2=$("$TB" latency --clock tsc 2>&1 >/dev/null); rc=$?
 	> "$out/fallback.out" 2> "$out/fallback.err"; rc=$?
 [ "$rc" = 0 ] || { bad "fallback exited $rc"; grep '^TAP not ok' "$out/fallback.out"; }
 check_lines "$out/fallback.out"
-grep -q 'metric=inside_frac value=1 ' "$out/fallback.out" || bad "bind placed pages outside its mask"
+grep -q 'metric=in_mask_frac value=1 ' "$out/fallback.out" || bad "bind placed pages outside its mask"
 
 # The host has one memory node: fallback-order says why it cannot run, as TAP.
 "$TB" fallback-order --profile quick > "$out/fo.out" 2> "$out/fo.err"; rc=$?

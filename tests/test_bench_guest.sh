@@ -90,7 +90,7 @@ check "TAP: fallback thp cases resident in full and matching the huge faults" \
 awk -F, -v nodes="$pmem" '
 	$2 == "fallback" && $3 == "preferred-many" && $6 ~ /^fill@/ {
 		x = substr($6, 6) + 0
-		if ($7 == "step_preferred_frac") frac[x] = $8
+		if ($7 == "step_on_set_frac") frac[x] = $8
 		if ($7 ~ /^step_frac_node/) { n = substr($7, 15); on[x, n] = $8 }
 		xs[x] = 1
 	}

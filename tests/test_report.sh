@@ -213,6 +213,11 @@ t=$(line_of "$RUN/report.html" '<table>')
 check "report.html: verdict (line $v), fill curve ($f), OOM matrix ($m), then the first table ($t)" \
 	in_order "$v" "$f" "$m" "$t"
 
+# --- #18 item 3: the fixture is summary format 1 (no summary_format in meta.json):
+# its rows are read under format 2's names ---
+check "format 1 fixture: preferred_frac read as on_set_frac" grep -qF '|fallback |preferred |pmem:1 |4k |free |on\_set\_frac |' "$RUN/report.md"
+check "format 1 fixture: no old name left in the report" sh -c "! grep -qE 'preferred\\\\?_frac|inside\\\\?_frac' '$RUN/report.md'"
+
 # --- regenerating gives the same files, wherever the run lives ---
 cp -r "$RUN" "$TMP/first"
 "$LABTOOL" report "$RUN" >/dev/null 2>&1

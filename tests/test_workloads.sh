@@ -123,11 +123,11 @@ for f in workloads/*.fio workloads/*.job; do
 	done
 done
 # where BIND put the pages: all of them on the target set, bar system noise
-frac=$(val stress-vm bind pages_preferred_frac)
-awk -v f="$frac" 'BEGIN { exit !(f > 0.9) }' || bad "stress-vm/bind: pages_preferred_frac $frac, want > 0.9"
-frac=$(val stress-overflow preferred pages_preferred_frac)
-awk -v f="$frac" 'BEGIN { exit !(f < 1) }' || bad "stress-overflow/preferred: pages_preferred_frac $frac, want < 1"
-frac=$(val stress-overflow preferred-many pages_preferred_frac)
-awk -v f="$frac" 'BEGIN { exit !(f < 1) }' || bad "stress-overflow/preferred-many: pages_preferred_frac $frac, want < 1"
+frac=$(val stress-vm bind alloc_on_set_frac)
+awk -v f="$frac" 'BEGIN { exit !(f > 0.9) }' || bad "stress-vm/bind: alloc_on_set_frac $frac, want > 0.9"
+frac=$(val stress-overflow preferred alloc_on_set_frac)
+awk -v f="$frac" 'BEGIN { exit !(f < 1) }' || bad "stress-overflow/preferred: alloc_on_set_frac $frac, want < 1"
+frac=$(val stress-overflow preferred-many alloc_on_set_frac)
+awk -v f="$frac" 'BEGIN { exit !(f < 1) }' || bad "stress-overflow/preferred-many: alloc_on_set_frac $frac, want < 1"
 [ "$fail" = 0 ] && echo "all workload checks passed ($csv)"
 exit "$fail"

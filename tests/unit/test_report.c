@@ -280,19 +280,19 @@ TEST(report_recommendation_is_honest)
 		mkrow("latency", "preferred-many", "pmem:1+3", "4k", "free", "p50_ci_coverage", "0.5"),
 		mkrow("latency", "preferred-many", "pmem:1+3", "4k", "free", "reps", "2"),
 		mkrow("latency_task", "preferred", "pmem:1", "4k", "free", "p50", "16896"),
-		mkrow("fallback", "bind", "pmem:1", "4k", "full", "preferred_frac", "1"),
-		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "preferred_frac", "1"),
-		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "full", "preferred_frac", "1"),
-		mkrow("fallback", "bind", "pmem:1", "4k", "fill@16", "step_preferred_frac", "1"),
-		mkrow("fallback", "bind", "pmem:1", "4k", "fill@32", "step_preferred_frac", "1"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "full", "on_set_frac", "1"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "on_set_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "full", "on_set_frac", "1"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "fill@16", "step_on_set_frac", "1"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "fill@32", "step_on_set_frac", "1"),
 		mkrow("fallback", "bind", "pmem:1", "4k", "fill", "outcome_oom_killed", "1"),
 		mkrow("fallback", "bind", "pmem:1", "4k", "fill", "mib_before_outcome", "40"),
-		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@16", "step_preferred_frac", "1"),
-		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@32", "step_preferred_frac", "0.5"),
-		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@48", "step_preferred_frac", "0"),
-		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@16", "step_preferred_frac", "1"),
-		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@32", "step_preferred_frac", "1"),
-		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@48", "step_preferred_frac", "0.75"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@16", "step_on_set_frac", "1"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@32", "step_on_set_frac", "0.5"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "fill@48", "step_on_set_frac", "0"),
+		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@16", "step_on_set_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@32", "step_on_set_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1+3", "4k", "fill@48", "step_on_set_frac", "0.75"),
 		mkrow("oom", "bind", "pmem:1", "4k", "-", "outcome_oom_killed", "1"),
 		mkrow("oom", "bind", "pmem:1", "4k", "-", "mib_obtained", "884.719"),
 		mkrow("oom", "bind", "pmem:1", "4k", "-", "asked", "1257"),
@@ -396,7 +396,7 @@ static size_t lat_boot(struct row *rows, size_t n, const char *boot, const char 
 	rows[n++].f[COL_UNIT] = unit;
 	rows[n] = mkrow("latency", "preferred-many", "pmem:1", "4k", "free", "p50", many);
 	rows[n++].f[COL_UNIT] = unit;
-	rows[n++] = mkrow("fallback", "preferred-many", "pmem:1", "4k", "full", "preferred_frac", "1");
+	rows[n++] = mkrow("fallback", "preferred-many", "pmem:1", "4k", "full", "on_set_frac", "1");
 	mk_boot = "b1";
 	return n;
 }
@@ -565,9 +565,9 @@ TEST(report_survivor_needs_completed_oom_cases)
 {
 	struct headline_line none = { 0 }, done = { 0 }, setup = { 0 };
 	struct row rows[] = {
-		mkrow("fallback", "bind", "pmem:1", "4k", "full", "preferred_frac", "0.5"),
-		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "preferred_frac", "1"),
-		mkrow("fallback", "preferred-many", "pmem:1", "4k", "full", "preferred_frac", "0.9"),
+		mkrow("fallback", "bind", "pmem:1", "4k", "full", "on_set_frac", "0.5"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "on_set_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1", "4k", "full", "on_set_frac", "0.9"),
 		mkrow("oom", "bind", "pmem:1", "4k", "-", "outcome_completed", "1"),
 		/* preferred's only OOM case never allocated: the best placement, no survival */
 		mkrow("oom", "preferred", "pmem:1", "4k", "-", "outcome_setup_error", "1"),
@@ -618,8 +618,8 @@ TEST(report_survivor_needs_completed_oom_cases)
 TEST(report_oom_case_no_policy_could_set_up)
 {
 	struct row rows[] = {
-		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "preferred_frac", "1"),
-		mkrow("fallback", "preferred-many", "pmem:1", "4k", "full", "preferred_frac", "0.9"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "full", "on_set_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:1", "4k", "full", "on_set_frac", "0.9"),
 		mkrow("oom", "preferred", "pmem:1", "4k", "-", "outcome_completed", "1"),
 		mkrow("oom", "preferred", "pmem:1", "thp", "-", "outcome_setup_error", "1"),
 		mkrow("oom", "preferred-many", "pmem:1", "4k", "-", "outcome_completed", "1"),
@@ -662,8 +662,8 @@ static size_t single_node_text(const char *pm_node, const char *pm_outcome, bool
 			       struct sbuf *b)
 {
 	struct row rows[] = {
-		mkrow("fallback", "preferred", "pmem:3", "4k", "full", "preferred_frac", "1"),
-		mkrow("fallback", "preferred-many", "pmem:3", "4k", "full", "preferred_frac", "1"),
+		mkrow("fallback", "preferred", "pmem:3", "4k", "full", "on_set_frac", "1"),
+		mkrow("fallback", "preferred-many", "pmem:3", "4k", "full", "on_set_frac", "1"),
 		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "cpu", "0"),
 		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "cpu_node", "0"),
 		mkrow("single-node", "preferred", "pmem:3", "4k", "full", "fallback_node", "1"),
@@ -862,17 +862,17 @@ static size_t tie_boot(struct row *rows, size_t n, int boot, const char *pref_ns
 	snprintf(ids[boot % 8], sizeof(ids[0]), "%d", boot);
 	mk_boot = ids[boot % 8];
 	for (int p = 0; p < 2; p++) {
-		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@16", "step_preferred_frac", "1");
-		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@32", "step_preferred_frac", "1");
-		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@48", "step_preferred_frac",
+		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@16", "step_on_set_frac", "1");
+		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@32", "step_on_set_frac", "1");
+		rows[n++] = mkrow("fallback", pols[p], "pmem:1", "4k", "fill@48", "step_on_set_frac",
 				  p ? "0.75" : "0.5");
 		rows[n++] = mkrow("oom", pols[p], "pmem:1", "4k", "-", "outcome_completed", "1");
 		rows[n++] = mkrow("latency", pols[p], "pmem:1", "4k", "full", "p50", p ? many_ns : pref_ns);
 	}
-	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@16", "step_preferred_frac", "1");
-	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@32", "step_preferred_frac", "1");
-	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@48", "step_preferred_frac", "1");
-	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "free", "preferred_frac", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@16", "step_on_set_frac", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@32", "step_on_set_frac", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@48", "step_on_set_frac", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "free", "on_set_frac", "1");
 	rows[n++] = mkrow("oom", "bind", "pmem:1", "4k", "-", bind_oom, "1");
 	mk_boot = "b1";
 	return n;
@@ -998,4 +998,15 @@ TEST(report_rule_cites_summary_lines)
 	rule_text(rows, n, FITS_YES, &b);
 	CHECK(strstr(b.s, "scenario free) (summary.csv line 15)") != NULL);
 	sb_free(&b);
+}
+
+/* #18 item 3: a run of summary format 1 is read under format 2's names. */
+TEST(report_metric_renames)
+{
+	CHECK_STR(metric_current_name("preferred_frac"), "on_set_frac");
+	CHECK_STR(metric_current_name("inside_frac"), "in_mask_frac");
+	CHECK_STR(metric_current_name("step_preferred_frac"), "step_on_set_frac");
+	CHECK_STR(metric_current_name("pages_preferred_frac"), "alloc_on_set_frac");
+	CHECK_STR(metric_current_name("on_set_frac"), "on_set_frac");
+	CHECK_STR(metric_current_name("p50"), "p50");
 }
