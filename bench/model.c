@@ -2,17 +2,29 @@
 /*
  * model: the access cost each policy's placement would have on the modeled
  * machine, from the HMAT figures the guest reports
- * (nodeN/access0/initiators/{read,write}_{latency,bandwidth}, ns and MB/s):
- *   model_read_latency_ns = sum over nodes of pages_on_node * read_latency(node) / pages
- * and likewise for write latency and both bandwidths (a page-weighted mean).
+ * (nodeN/access0/initiators/{read,write}_{latency,bandwidth}, ns and MB/s),
+ * mixed over the placement as costmodel.h says:
+ *   model_{read,write}_latency_ns: the page-weighted mean (time per access
+ *     adds up);
+ *   model_{read,write}_bandwidth_serial_mbps: time-weighted (harmonic),
+ *     1 / sum(f_i / B_i), one stream touching the pages in turn;
+ *   model_{read,write}_bandwidth_parallel_bound_mbps: min_i B_i / f_i, the
+ *     most that every node's channel busy at once could give.
  * A model, labelled so in every metric name: QEMU does not make slow nodes
  * slow.  model_coverage_frac says which share of the pages had figures.
  * With --model-hmat (the plan passes the topology's figures from CPU 0's
  * node) the figures are those and the cases run on CPU 0: access0 is each
  * node's nearest initiator, which on two sockets is the other socket's CPU
  * for half the nodes.
+ *
+ * A node with a memory-side cache (nodeN/memory_side_cache/index1) costs
+ * hit * cache + (1 - hit) * memory per access when the cache's figures are
+ * given (--model-cache-hmat; sysfs has none); the hit share is
+ * --model-cache-hit, else min(1, cache size / node MemTotal): accesses
+ * spread evenly over the node's memory.  An assumption, so a row says it.
  */
 #include "tb.h"
+#include "costmodel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,35 +55,122 @@ static int model_child(void *arg, struct shared *sh)
 	return 0;
 }
 
-static const char *const figures[][3] = {
-	{ "read_latency", "model_read_latency_ns", "ns" },
-	{ "write_latency", "model_write_latency_ns", "ns" },
-	{ "read_bandwidth", "model_read_bandwidth_mbps", "MB/s" },
-	{ "write_bandwidth", "model_write_bandwidth_mbps", "MB/s" },
+/* In --model-hmat's order: RL/WL/RB/WB. */
+static const struct figure {
+	const char *sysfs;	/* access0/initiators/<sysfs>, hmat_<sysfs>_node<N> */
+	enum cost_kind kind;
+	const char *row;	/* latency: the mean; bandwidth: serial */
+	const char *bound_row;	/* bandwidth: the parallel bound */
+	const char *unit;
+} figures[MODEL_FIGS] = {
+	{ "read_latency", COST_LATENCY, "model_read_latency_ns", NULL, "ns" },
+	{ "write_latency", COST_LATENCY, "model_write_latency_ns", NULL, "ns" },
+	{ "read_bandwidth", COST_BANDWIDTH, "model_read_bandwidth_serial_mbps",
+	  "model_read_bandwidth_parallel_bound_mbps", "MB/s" },
+	{ "write_bandwidth", COST_BANDWIDTH, "model_write_bandwidth_serial_mbps",
+	  "model_write_bandwidth_parallel_bound_mbps", "MB/s" },
 };
+
+static long node_figure(const struct opts *o, int n, size_t f)
+{
+	if (o->model_given)
+		return n < MODEL_NODES ? o->model[n][f] : -1;
+	return hmat_value(n, figures[f].sysfs);
+}
+
+static long cache_figure(const struct opts *o, int n, size_t f)
+{
+	return o->model_cache_given && n < MODEL_NODES ? o->model_cache[n][f] : -1;
+}
+
+static bool cache_figures(const struct opts *o, int n)
+{
+	for (size_t f = 0; f < MODEL_FIGS; f++)
+		if (cache_figure(o, n, f) >= 0)
+			return true;
+	return false;
+}
+
+/* The nearest level's size in bytes (memory_side_cache/index1/size), -1: none. */
+static long long memside_cache_bytes(int n)
+{
+	char path[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory_side_cache/index1/size",
+		 n);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1 || v <= 0)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* The hit share assumed for node @n's cache: the option's, else cache / node size. */
+static double cache_hit(const struct opts *o, int n, long long cache_bytes)
+{
+	long total_kib;
+	double h;
+
+	if (o->model_cache_hit_given)
+		return o->model_cache_hit;
+	total_kib = node_meminfo_kib(n, "MemTotal");
+	if (cache_bytes <= 0 || total_kib <= 0)
+		return 0;
+	h = (double)cache_bytes / ((double)total_kib * 1024);
+	return h < 1 ? h : 1;
+}
 
 void model_rows(const struct rowkey *k, const struct opts *o, const long *per_node)
 {
-	for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
-		double sum = 0;
-		long covered = 0, all = 0;
+	struct cost_node nodes[MAX_NODE + 1];
+	long cached_pages = 0, modeled_pages = 0;
+	double hit_pages = 0;
+
+	for (int n = 0; n <= MAX_NODE; n++) {
+		long long cb;
+		bool figs;
+
+		nodes[n].hit = 0;
+		if (per_node[n] <= 0)
+			continue;
+		cb = memside_cache_bytes(n);
+		figs = cache_figures(o, n);
+		if (cb <= 0 && !figs)
+			continue;
+		nodes[n].hit = cache_hit(o, n, cb);
+		cached_pages += per_node[n];
+		hit_pages += nodes[n].hit * (double)per_node[n];
+		if (figs)
+			modeled_pages += per_node[n];
+	}
+	for (size_t f = 0; f < MODEL_FIGS; f++) {
+		struct cost_mix m;
 
 		for (int n = 0; n <= MAX_NODE; n++) {
-			long v = !per_node[n] ? -1 : o->model_given ? o->model[n][f]
-					: hmat_value(n, figures[f][0]);
-
-			all += per_node[n];
-			if (v < 0)
-				continue;
-			sum += (double)per_node[n] * (double)v;
-			covered += per_node[n];
+			nodes[n].pages = per_node[n];
+			nodes[n].figure = per_node[n] > 0 ? (double)node_figure(o, n, f) : -1;
+			nodes[n].cache_figure = per_node[n] > 0 ? (double)cache_figure(o, n, f) : -1;
 		}
+		cost_mix(figures[f].kind, nodes, MAX_NODE + 1, &m);
 		if (f == 0)
-			out_row(k, "model_coverage_frac", all ? (double)covered / (double)all : 0,
-				"ratio");
-		if (covered)
-			out_row(k, figures[f][1], sum / (double)covered, figures[f][2]);
+			out_row(k, "model_coverage_frac", m.coverage, "ratio");
+		if (!m.covered)
+			continue;
+		out_row(k, figures[f].row, m.value, figures[f].unit);
+		if (figures[f].bound_row)
+			out_row(k, figures[f].bound_row, m.parallel_bound, figures[f].unit);
 	}
+	if (!cached_pages)
+		return;
+	/* the assumption, over the pages on nodes with a memory-side cache */
+	out_row(k, "model_cache_hit_frac", hit_pages / (double)cached_pages, "ratio");
+	/* 0: no figures for those caches, so their memory's were used */
+	out_row(k, "model_cache_coverage_frac", (double)modeled_pages / (double)cached_pages,
+		"ratio");
 }
 
 static int run_model(const struct opts *o)
@@ -88,17 +187,33 @@ static int run_model(const struct opts *o)
 	mem_nodes(&mem);
 	ns_for_each(n, &mem) {
 		struct rowkey k = { "model", "-", "-", "-" };
-		char metric[64];
+		long long cb = memside_cache_bytes(n);
+		char metric[80];
 
-		for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
-			long v = o->model_given ? (n < MODEL_NODES ? o->model[n][f] : -1)
-						: hmat_value(n, figures[f][0]);
+		for (size_t f = 0; f < MODEL_FIGS; f++) {
+			long v = node_figure(o, n, f), cv = cache_figure(o, n, f);
 
-			if (v < 0)
-				continue;
-			snprintf(metric, sizeof(metric), "hmat_%s_node%d", figures[f][0], n);
-			out_row(&k, metric, (double)v, figures[f][2]);
+			if (v >= 0) {
+				snprintf(metric, sizeof(metric), "hmat_%s_node%d", figures[f].sysfs, n);
+				out_row(&k, metric, (double)v, figures[f].unit);
+			}
+			if (cv >= 0) {
+				snprintf(metric, sizeof(metric), "model_cache_%s_node%d",
+					 figures[f].sysfs, n);
+				out_row(&k, metric, (double)cv, figures[f].unit);
+			}
 		}
+		if (cb > 0) {
+			snprintf(metric, sizeof(metric), "memside_cache_mib_node%d", n);
+			out_row(&k, metric, (double)cb / MIB, "MiB");
+		}
+		if (cb > 0 || cache_figures(o, n)) {
+			snprintf(metric, sizeof(metric), "model_cache_hit_frac_node%d", n);
+			out_row(&k, metric, cache_hit(o, n, cb), "ratio");
+		}
+		if (cb > 0 && !cache_figures(o, n))
+			msg("model: node %d has a %lld MiB memory-side cache but no figures for it "
+			    "(--model-cache-hmat): modeled as its memory", n, cb / (long long)MIB);
 	}
 	for (int ps = 0; ps < PS_COUNT; ps++) {
 		if (!(o->page_mask & 1u << ps) || ps == PS_2M)
@@ -130,7 +245,7 @@ static int run_model(const struct opts *o)
 const struct bench bench_model = {
 	.name = "model",
 	.help = "modeled access cost per policy: placement x HMAT latency/bandwidth",
-	.options = "--policies --pagesizes --mib",
+	.options = "--policies --pagesizes --mib --model-hmat --model-cache-hit --model-cache-hmat",
 	.needs = { .min_mem_nodes = 1, .hmat = true },
 	.timeout_secs = 300,
 	.run = run_model,

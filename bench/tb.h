@@ -49,6 +49,12 @@ struct opts {
 	/* --model-hmat: figures seen from CPU 0's node, -1 unknown */
 	bool model_given;
 	long model[MODEL_NODES][MODEL_FIGS];
+	/* --model-cache-hmat: the same for each node's memory-side cache */
+	bool model_cache_given;
+	long model_cache[MODEL_NODES][MODEL_FIGS];
+	/* --model-cache-hit: share of accesses a memory-side cache serves */
+	bool model_cache_hit_given;
+	double model_cache_hit;
 };
 
 /* What a benchmark needs from the machine; the harness turns a miss into a SKIP. */
@@ -264,12 +270,14 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 /* AnonHugePages of the mapping that starts at @addr, from /proc/self/smaps. */
 long smaps_anon_huge_kib(void *addr);
 
-/* ---- cost model (model.c) ---- */
+/* ---- cost model (model.c, the arithmetic in costmodel.c) ---- */
 /*
- * Rows model_coverage_frac and model_{read,write}_latency_ns,
- * model_{read,write}_bandwidth_mbps: the page-weighted mean over @per_node
- * (4 KiB units) of o->model when --model-hmat was given, else of the
- * guest's access0 figures (each node's nearest initiator).
+ * Rows model_coverage_frac, model_{read,write}_latency_ns (page-weighted
+ * mean), model_{read,write}_bandwidth_serial_mbps (time-weighted) and
+ * model_{read,write}_bandwidth_parallel_bound_mbps over @per_node (4 KiB
+ * units), from o->model when --model-hmat was given, else the guest's
+ * access0 figures (each node's nearest initiator); with pages on a node with
+ * a memory-side cache, model_cache_hit_frac and model_cache_coverage_frac.
  */
 void model_rows(const struct rowkey *k, const struct opts *o, const long *per_node);
 

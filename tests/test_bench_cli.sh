@@ -23,7 +23,9 @@ for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
 	    "latency --profile quick,full" "latency --label a,b" \
 	    "fallback-order --model-hmat 0=1/2/3" "fallback-order --model-hmat 64=1/2/3/4" \
 	    "fallback-order --model-hmat 1=1/2/3/4,1=1/2/3/4" "latency --seed -1" "latency --seed x" \
-	    "latency --cpu 1023" "latency --cpu -1"; do
+	    "latency --cpu 1023" "latency --cpu -1" "model --model-cache-hit 1.5" \
+	    "model --model-cache-hit -0.1" "model --model-cache-hit x" "model --model-cache-hit nan" \
+	    "model --model-cache-hmat 0=1/2/3"; do
 	# shellcheck disable=SC2086
 	out=$("$TB" $args 2>&1 >/dev/null); rc=$?
 	[ "$rc" = 2 ] || bad "'$args' exited $rc, want 2"
@@ -125,6 +127,32 @@ fi
 
 "$TB" model --profile quick > "$out/model.out" 2>&1; rc=$?
 [ "$rc" = 0 ] || bad "model exited $rc"
+err=$("$TB" model --model-cache-hit 2 2>&1 >/dev/null)
+[ "$err" = 'tierbench: --model-cache-hit: "2" is not a fraction in 0..1' ] || bad "--model-cache-hit 2: '$err'"
+
+# The model's rows on this host's node 0, figures given: every page there,
+# so every mean is the node's figure and the parallel bound is it too; a
+# cache in front (10 ns, 200000 MB/s) hit half the time: 0.5 * 10 + 0.5 * 81
+# = 45.5 ns, 1 / (0.5 / 200000 + 0.5 / 100000) = 133333 MB/s (costmodel.h).
+m="model --profile quick --policies default --pagesizes 4k --model-hmat 0=81/86/100000/57000"
+# shellcheck disable=SC2086
+"$TB" $m > "$out/model-hmat.out" 2> "$out/model-hmat.err"; rc=$?
+[ "$rc" = 0 ] || bad "model --model-hmat exited $rc"
+check_lines "$out/model-hmat.out"
+for want in model_read_latency_ns=81 model_read_bandwidth_serial_mbps=100000 \
+	    model_read_bandwidth_parallel_bound_mbps=100000 model_write_bandwidth_serial_mbps=57000; do
+	grep -q "policy=default .* metric=${want%=*} value=${want#*=} " "$out/model-hmat.out" ||
+		bad "model: no $want"
+done
+grep -q 'metric=model_read_bandwidth_mbps ' "$out/model-hmat.out" && bad "model: the old arithmetic row is back"
+grep -q 'metric=model_cache_hit_frac' "$out/model-hmat.out" && bad "model: a hit share without a cache"
+# shellcheck disable=SC2086
+"$TB" $m --model-cache-hmat 0=10/20/200000/100000 --model-cache-hit 0.5 > "$out/model-cache.out" 2>&1
+for want in model_read_latency_ns=45.5 model_read_bandwidth_serial_mbps=133333 \
+	    model_cache_hit_frac=0.5 model_cache_coverage_frac=1; do
+	grep -q "policy=default .* metric=${want%=*} value=${want#*=} " "$out/model-cache.out" ||
+		bad "model with a cache: no $want"
+done
 
 [ "$fail" = 0 ] && echo "tierbench CLI and output contract: ok"
 exit $fail
