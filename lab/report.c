@@ -15,7 +15,9 @@
  *   fallback: in_mask_frac on_set_frac fallback_frac (ratio) pages_total pages_node<N>;
  *       fill curve: scenario fill@<MiB>, step_on_set_frac cum_on_set_frac step_frac_node<N>
  *   oom: asked mib_obtained secs_to_outcome + outcome
- *   model: model_read_latency_ns model_read_bandwidth_mbps ... (4k, thp)
+ *   model: model_read_latency_ns (page-weighted mean),
+ *       model_read_bandwidth_serial_mbps (time-weighted),
+ *       model_read_bandwidth_parallel_bound_mbps ... (4k, thp)
  *   boots/<boot>.hist: HIST lines, the latency histograms (CDF figures)
  *   other benches: workloads; every numeric metric is plotted per policy.
  * Rows nothing else shows end up in the "all figures" table.
@@ -434,6 +436,14 @@ static size_t fill_points(struct run *r, const struct entry *en, const char *ps,
 	return n;
 }
 
+/* Bench model's @metric for policy @p on nodes @n: 4k, else any page size. */
+static double model_figure(struct run *r, const char *p, const char *n, const char *metric)
+{
+	double v = numval(run_find(r, "model", p, n, "4k", NULL, metric));
+
+	return isnan(v) ? numval(run_find(r, "model", p, n, NULL, NULL, metric)) : v;
+}
+
 void compute_headline(struct run *r, const struct entries *e, struct headline *h)
 {
 	static const char *const lat_pref[] = { "free", "full", "pressure", NULL };
@@ -497,14 +507,10 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 							      "mib_before_outcome"));
 		}
 		free(pts);
-		l->model_lat = numval(run_find(r, "model", p, n, "4k", NULL, "model_read_latency_ns"));
-		if (isnan(l->model_lat))
-			l->model_lat = numval(run_find(r, "model", p, n, NULL, NULL,
-						       "model_read_latency_ns"));
-		l->model_bw = numval(run_find(r, "model", p, n, "4k", NULL, "model_read_bandwidth_mbps"));
-		if (isnan(l->model_bw))
-			l->model_bw = numval(run_find(r, "model", p, n, NULL, NULL,
-						      "model_read_bandwidth_mbps"));
+		/* an older run's model_read_bandwidth_mbps (an arithmetic mean) is not shown */
+		l->model_lat = model_figure(r, p, n, "model_read_latency_ns");
+		l->model_bw = model_figure(r, p, n, "model_read_bandwidth_serial_mbps");
+		l->model_bw_bound = model_figure(r, p, n, "model_read_bandwidth_parallel_bound_mbps");
 		for (size_t k = 0; k < r->nrows; k++) {
 			struct row *w = &r->rows[k];
 			const char *o = row_outcome(w);
@@ -1545,26 +1551,41 @@ static int fig_model(struct plotctx *c)
 {
 	struct sbuf d = { 0 };
 	size_t n = 0;
+	bool have_lat = false, have_bw = false;
+	/* gnuplot cannot draw a panel without one valid point: it says so instead */
+	char sn[24];
+	const char *extra[] = { sn, "1", "1", NULL };
 	int rc = 0;
 
-	sb_puts(&d, "# policy model_read_latency_ns model_read_bandwidth_mbps\n");
+	sb_puts(&d, "# policy model_read_latency_ns model_read_bandwidth_serial_mbps "
+		    "model_read_bandwidth_parallel_bound_mbps\n");
 	for (size_t i = 0; i < c->e->n; i++) {
-		double lat = c->h->lines[i].model_lat, bw = c->h->lines[i].model_bw;
+		const struct headline_line *l = &c->h->lines[i];
 
-		if (isnan(lat) && isnan(bw))
+		if (isnan(l->model_lat) && isnan(l->model_bw) && isnan(l->model_bw_bound))
 			continue;
 		dat_str(&d, c->e->v[i].label);
-		dat_num(&d, lat);
-		dat_num(&d, bw);
+		dat_num(&d, l->model_lat);
+		dat_num(&d, l->model_bw);
+		dat_num(&d, l->model_bw_bound);
 		sb_putc(&d, '\n');
+		have_lat |= !isnan(l->model_lat);
+		have_bw |= !isnan(l->model_bw) || !isnan(l->model_bw_bound);
 		n++;
 	}
+	snprintf(sn, sizeof(sn), "%zu", n);
+	extra[1] = have_lat ? "1" : "0";
+	extra[2] = have_bw ? "1" : "0";
 	if (n)
-		rc = make_figure(c, "model", "model-cost", "Modeled access cost (from HMAT)",
-				 "Read latency and bandwidth each policy's placement would see, "
-				 "computed from the HMAT figures and the measured placement — not "
-				 "measured: QEMU does not make slow nodes slow.",
-				 "model.gp", &d, NULL);
+		rc = make_figure(c, "model", "model-cost", "Modeled access cost (a model, from HMAT)",
+				 "A model, not a measurement (QEMU does not make slow nodes slow): "
+				 "the read latency and bandwidth each policy's measured placement "
+				 "would see with the HMAT figures. Latency is the page-weighted mean "
+				 "(time per access adds up). Bandwidth is the serial, time-weighted "
+				 "figure 1 / Σ(share_i / bandwidth_i) of one stream touching the pages "
+				 "in turn (bars); the marks are the parallel bound min_i(bandwidth_i / "
+				 "share_i), the most every node's channel busy at once could give.",
+				 "model.gp", &d, extra);
 	sb_free(&d);
 	return rc;
 }

@@ -93,7 +93,9 @@ struct headline_line {
 	double fill_last;		/* last x of the curve */
 	const char *fill_outcome;	/* how the fill ended */
 	double fill_outcome_mib;
-	double model_lat, model_bw;
+	/* bench model, 4k else any page size: read latency (page-weighted mean),
+	 * read bandwidth serial (time-weighted) and its parallel bound */
+	double model_lat, model_bw, model_bw_bound;
 	size_t oom_tests, oom_bad, oom_done;
 	const char *oom_worst;
 };

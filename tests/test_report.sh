@@ -107,7 +107,17 @@ check "headline: both ways of setting the policy are labelled" grep -qF 'mbind()
 check "headline: bind's OOM outcomes" grep -qF '4k oom\_killed at 884.7 of 1257 MiB (memory-policy constraint); thp setup\_error at 0 of 1257 MiB; 2m sigbus at 10 of 12 MiB |' "$RUN/report.md"
 check "headline: fill curve per policy" grep -qF 'all there until 896 MiB (906.9 MiB there in all)' "$RUN/report.md"
 check "headline: bind never fell back, killed" grep -qF 'never fell back (896 MiB there); oom\_killed at 897.3 MiB' "$RUN/report.md"
-check "headline: modeled cost" grep -qF '|305 / 39400 |' "$RUN/report.md"
+check "headline: modeled cost" grep -qF '|305 |39400 (parallel bound 39400) |' "$RUN/report.md"
+# 50/50 on 100000 and 39400 MB/s: serial 1 / (0.5/100000 + 0.5/39400) = 56528,
+# bound min(2 * 100000, 2 * 39400) = 78800; not the arithmetic 69700
+check "headline: interleave's modeled bandwidth is the time-weighted figure, its bound beside it" \
+	sh -c "grep '^|interleave (reference) |pmem:1 |' '$RUN/report.md' | grep -qF '|193 |56528 (parallel bound 78800) |'"
+check "headline: the model columns are titled as a model" \
+	grep -qF '|model: read latency, ns (page-weighted) |model: read bandwidth, MB/s (serial, time-weighted; parallel bound) |' "$RUN/report.md"
+check "model figure data: serial and parallel bound" \
+	grep -q '^"interleave pmem:1" 193 56528 78800 $' "$RUN/plots/data/model-cost.dat"
+check "model figure titled as a model" grep -qF 'model: read bandwidth (serial, time-weighted)' "$RUN/plots/model-cost.svg"
+check "model figure shows the parallel bound" grep -qF '>parallel bound<' "$RUN/plots/model-cost.svg"
 check "one boot: no interval over boots, no claim" grep -qF 'Latencies come from one boot: there is no interval over boots and no difference is claimed (run --boots 6 for 95% intervals).' "$RUN/report.md"
 check "recommendation claims nothing higher or lower" sh -c "! grep -q -e 'is higher than' -e 'is lower than' '$RUN/report.md'"
 # Every policy's thp OOM case of this run is setup_error (THP unavailable in
@@ -155,6 +165,17 @@ sed -i 's/,ns,/,insn,/' "$ICR/summary.csv"
 "$LABTOOL" report "$ICR" >/dev/null 2>"$TMP/err" || { not_ok "report of the icount copy"; sed 's/^/# /' "$TMP/err"; }
 check "icount: no mode shares" sh -c "! grep -q -e 'modes: ' -e 'is multimodal' '$ICR/report.md' '$ICR/report.html'"
 check "icount: it says why" grep -qF 'Mode shares are shown for wall-clock runs only' "$ICR/report.md"
+
+# --- an older run's model_read_bandwidth_mbps (an arithmetic mean) is not shown as the model ---
+OLDM=$TMP/oldm/dram-pmem-20261202-215445
+mkdir -p "$TMP/oldm" && cp -r "$FIXTURE" "$OLDM"
+awk -F, -v OFS=, '$7 == "model_read_bandwidth_parallel_bound_mbps" { next }
+	$7 == "model_read_bandwidth_serial_mbps" { $7 = "model_read_bandwidth_mbps"; if ($3 ~ /interleave/) $8 = 69700 }
+	{ print }' "$FIXTURE/summary.csv" >"$OLDM/summary.csv"
+"$LABTOOL" report "$OLDM" >/dev/null 2>"$TMP/err" || { not_ok "report of a run with the old model rows"; sed 's/^/# /' "$TMP/err"; }
+check "old model rows: the arithmetic mean is not in the headline" \
+	sh -c "grep '^|interleave (reference) |pmem:1 |' '$OLDM/report.md' | grep -qF '|193 |n/a (parallel bound n/a) |'"
+check "old model rows: the figure says it has no bandwidth" grep -qF '>no modeled bandwidth in this run<' "$OLDM/plots/model-cost.svg"
 
 # --- without meta.json: facts from the guest's META line and run.args ---
 NOMETA=$TMP/nometa/dram-pmem-20261202-215445
