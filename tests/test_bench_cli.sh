@@ -13,10 +13,14 @@ make -s "$TB" || exit 1
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-"$TB" --list | grep -q '^latency ' || bad "--list lacks latency"
+# Captured first: stdout is line-buffered, so under pipefail "| grep -q"
+# quitting at its match could fail the check with tierbench's SIGPIPE.
+list=$("$TB" --list) || bad "--list exited $?"
+help=$("$TB" --help) || bad "--help exited $?"
+grep -q '^latency ' <<<"$list" || bad "--list lacks latency"
 for b in latency fallback fallback-order oom model checks; do
-	"$TB" --list | grep -q "^$b " || bad "--list lacks $b"
-	"$TB" --help | grep -q "^  $b " || bad "--help lacks $b"
+	grep -q "^$b " <<<"$list" || bad "--list lacks $b"
+	grep -q "^  $b " <<<"$help" || bad "--help lacks $b"
 done
 for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
 	    "latency --pagesizes 1g" "latency --preferred 1+" "latency --bogus" \
