@@ -91,26 +91,8 @@ static bool cache_figures(const struct opts *o, int n)
 	return false;
 }
 
-/* The nearest level's size in bytes (memory_side_cache/index1/size), -1: none. */
-static long long memside_cache_bytes(int n)
-{
-	char path[128];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/memory_side_cache/index1/size",
-		 n);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1 || v <= 0)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /* The hit share assumed for node @n's cache: the option's, else cache / node size. */
-static double cache_hit(const struct opts *o, int n, long long cache_bytes)
+static double cache_hit(const struct opts *o, int n, long cache_bytes)
 {
 	long total_kib;
 	double h;
@@ -131,13 +113,13 @@ void model_rows(const struct rowkey *k, const struct opts *o, const long *per_no
 	double hit_pages = 0;
 
 	for (int n = 0; n <= MAX_NODE; n++) {
-		long long cb;
+		long cb;
 		bool figs;
 
 		nodes[n].hit = 0;
 		if (per_node[n] <= 0)
 			continue;
-		cb = memside_cache_bytes(n);
+		cb = node_memside_cache_bytes(n);
 		figs = cache_figures(o, n);
 		if (cb <= 0 && !figs)
 			continue;
@@ -151,9 +133,11 @@ void model_rows(const struct rowkey *k, const struct opts *o, const long *per_no
 		struct cost_mix m;
 
 		for (int n = 0; n <= MAX_NODE; n++) {
+			bool some = per_node[n] > 0;
+
 			nodes[n].pages = per_node[n];
-			nodes[n].figure = per_node[n] > 0 ? (double)node_figure(o, n, f) : -1;
-			nodes[n].cache_figure = per_node[n] > 0 ? (double)cache_figure(o, n, f) : -1;
+			nodes[n].figure = some ? (double)node_figure(o, n, f) : -1;
+			nodes[n].cache_figure = some ? (double)cache_figure(o, n, f) : -1;
 		}
 		cost_mix(figures[f].kind, nodes, MAX_NODE + 1, &m);
 		if (f == 0)
@@ -187,14 +171,15 @@ static int run_model(const struct opts *o)
 	mem_nodes(&mem);
 	ns_for_each(n, &mem) {
 		struct rowkey k = { "model", "-", "-", "-" };
-		long long cb = memside_cache_bytes(n);
+		long cb = node_memside_cache_bytes(n);
 		char metric[80];
 
 		for (size_t f = 0; f < MODEL_FIGS; f++) {
 			long v = node_figure(o, n, f), cv = cache_figure(o, n, f);
 
 			if (v >= 0) {
-				snprintf(metric, sizeof(metric), "hmat_%s_node%d", figures[f].sysfs, n);
+				snprintf(metric, sizeof(metric), "hmat_%s_node%d",
+					 figures[f].sysfs, n);
 				out_row(&k, metric, (double)v, figures[f].unit);
 			}
 			if (cv >= 0) {
@@ -212,8 +197,8 @@ static int run_model(const struct opts *o)
 			out_row(&k, metric, cache_hit(o, n, cb), "ratio");
 		}
 		if (cb > 0 && !cache_figures(o, n))
-			msg("model: node %d has a %lld MiB memory-side cache but no figures for it "
-			    "(--model-cache-hmat): modeled as its memory", n, cb / (long long)MIB);
+			msg("model: node %d has a %lu MiB memory-side cache but no figures for it "
+			    "(--model-cache-hmat): modeled as its memory", n, (unsigned long)cb / MIB);
 	}
 	for (int ps = 0; ps < PS_COUNT; ps++) {
 		if (!(o->page_mask & 1u << ps) || ps == PS_2M)

@@ -299,6 +299,15 @@ long hmat_value(int node, const char *name)
 	return read_long_file(path, &v) ? -1 : v;
 }
 
+long node_memside_cache_bytes(int node)
+{
+	char path[160];
+	long v;
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/memory_side_cache/index1/size", node);
+	return read_long_file(path, &v) || v <= 0 ? -1 : v;
+}
+
 bool hmat_present(void)
 {
 	struct nodeset ns;

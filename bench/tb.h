@@ -168,6 +168,8 @@ long nodes_free_mib(const struct nodeset *ns);
 long nodes_total_mib(const struct nodeset *ns);
 /* HMAT figure of nodeN/access0/initiators/<name>; -1 if absent. */
 long hmat_value(int node, const char *name);
+/* Size of @node's nearest memory-side cache (memory_side_cache/index1); -1: none. */
+long node_memside_cache_bytes(int node);
 bool hmat_present(void);
 bool hugetlb_present(void);
 /* THP: "always", "madvise", "never" or NULL. */
