@@ -411,7 +411,8 @@ static int run_fallback_order(const struct opts *o)
 const struct bench bench_fallback_order = {
 	.name = "fallback-order",
 	.help = "PREFERRED_MANY overflow per vm.preferred_many_fallback setting: placement, counters, modeled cost",
-	.options = "--policies --mib --headroom-mib --fill-cap-mib --model-hmat",
+	.options = "--policies --mib --headroom-mib --fill-cap-mib --model-hmat --model-cache-hit "
+		   "--model-cache-hmat",
 	/* with two memory nodes the overflow has one place to go */
 	.needs = { .min_mem_nodes = 3 },
 	.timeout_secs = 600,
