@@ -401,23 +401,12 @@ static size_t lat_boot(struct row *rows, size_t n, const char *boot, const char 
 	return n;
 }
 
+static void rule_text(struct row *rows, size_t n, enum fits fits, struct sbuf *b);
+
+/* The verdict of a run of @rows when the user did not say whether it fits. */
 static void recommend(struct row *rows, size_t n, struct sbuf *b)
 {
-	struct run r = { 0 };
-	struct entries e;
-	struct headline h;
-
-	r.boot_rows = rows;
-	r.nboot_rows = n;
-	run_aggregate(&r);
-	collect_entries(&r, &e);
-	compute_headline(&r, &e, &h);
-	b->len = 0;
-	sb_puts(b, "");
-	recommendation(&r, &e, &h, FITS_UNKNOWN, b, b);
-	headline_free(&h);
-	entries_free(&e);
-	run_aggregate_free(&r);
+	rule_text(rows, n, FITS_UNKNOWN, b);
 }
 
 TEST(report_boots_are_the_replicate)
