@@ -163,7 +163,7 @@ static int run_oom(const struct opts *o)
 				    outcome_names[oc]);
 			if (ps == PS_4K && (p == POL_PREFERRED || p == POL_PREFERRED_MANY))
 				tap(oc == OUT_COMPLETED && sh->inside_frac < 1.0,
-				    "oom %s/4k past its nodes: completes with pages outside the preferred set (got %s, %.3f inside)",
+				    "oom %s/4k past its nodes: completes with pages outside the preferred set (got %s, %.3f on the set)",
 				    pol_names[p], outcome_names[oc], sh->inside_frac);
 		}
 		if (ps == PS_2M)

@@ -81,8 +81,7 @@ int cmd_report(int argc, char **argv)
 					o.fits);
 				return EXIT_USAGE;
 			}
-		}
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			report_usage(stdout);
 			return 0;
 		} else if (argv[i][0] == '-' || dir) {

@@ -9,7 +9,7 @@
  *     and how it ends when the workload does outgrow the nodes is said too.
  *   fits no: drop each subject policy that was killed or faulted in an OOM
  *     test (or did not complete one); of the rest, the one that put the most
- *     memory on its preferred nodes before falling back (fill curve, else
+ *     memory on its preferred nodes over the fill curve (else
  *     the placement share); a tie (within one fill step) goes to the lower
  *     fault cost with the preferred nodes full; else no one is chosen and the
  *     report names the run that would separate them.
@@ -172,6 +172,7 @@ static size_t bad_outcomes(struct run *r, const struct entry *en, struct sbuf *b
 				  asked);
 		cites_add(c, w);
 		cites_add(c, mr);
+		cites_add(c, ar);
 	}
 	return n;
 }
@@ -244,13 +245,17 @@ static void rule_fits(struct run *r, const struct entries *e, const struct headl
 				     "pages stay on its nodes is not measured.", en->label);
 			continue;
 		}
-		if ((!isnan(f) && f < 0.99) || (!isnan(l->fill_mib) && l->fill_before <= 0 &&
-						!isnan(l->fill_first))) {
+		if ((!isnan(f) && f < 0.99) || (!isnan(l->fill_mib) && !isnan(l->fill_first))) {
 			fmt_num(v, sizeof(v), 100 * f);
 			sb_printf(b, "%s did not keep its pages on its nodes in this run", en->label);
-			if (!isnan(f))
+			if (!isnan(f) && f < 0.99)
 				sb_printf(b, ": %s%% there (%s, %s)", v, pw->f[COL_PAGESIZE],
 					  pw->f[COL_SCENARIO]);
+			if (!isnan(l->fill_mib) && !isnan(l->fill_first)) {
+				fmt_num(v, sizeof(v), l->fill_first);
+				sb_printf(b, "%sits fill curve's step at %s MiB was below 99%% there",
+					  !isnan(f) && f < 0.99 ? "; " : ": ", v);
+			}
 			cites_add(&c, pw);
 			cite_fill(r, en, &c);
 			cites_put(r, &c, b);
@@ -267,7 +272,7 @@ static void rule_fits(struct run *r, const struct entries *e, const struct headl
 			cite(r, pw, b);
 		}
 		if (!isnan(l->fill_mib)) {
-			fmt_num(v, sizeof(v), isnan(l->fill_first) ? l->fill_last : l->fill_before);
+			fmt_num(v, sizeof(v), l->fill_last);
 			sb_printf(b, "%sthe fill curve had every step there up to %s MiB", isnan(f) ? "" : "; ",
 				  v);
 			cite_fill(r, en, &c);
@@ -279,7 +284,11 @@ static void rule_fits(struct run *r, const struct entries *e, const struct headl
 			lat_text(&l->lat[0], unit, b);
 			cite(r, l->lat[0].p50_row, b);
 		}
-		sb_puts(b, ". It never falls back, so it is safe only while the workload fits");
+		sb_puts(b, isnan(l->fill_mib)
+			   ? ". Whether it holds on to its nodes as they fill is not measured (no fill "
+			     "curve); bind does not fall back by definition, so it is safe only while the "
+			     "workload fits"
+			   : ". It did not fall back, so it is safe only while the workload fits");
 		if (bad_outcomes(r, en, &bad, brief ? NULL : &c)) {
 			sb_printf(b, ": past its nodes this run saw %s", bad.s);
 			if (brief)
@@ -431,7 +440,11 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 		label_list(e, pick, b);
 		if (h->have_fill) {
 			fmt_num(v1, sizeof(v1), h->lines[top].fill_mib);
-			sb_printf(b, ": it put %s MiB on its preferred nodes before falling back", v1);
+			sb_printf(b, ": it put %s MiB on its preferred nodes over the fill curve", v1);
+			if (!isnan(h->lines[top].fill_first)) {
+				fmt_num(v2, sizeof(v2), h->lines[top].fill_before);
+				sb_printf(b, " (all of it until %s MiB)", v2);
+			}
 			cite_fill(r, &e->v[top], &c);
 		} else {
 			struct row *w = run_find(r, "fallback", e->v[top].policy, e->v[top].nodes,
@@ -451,6 +464,12 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 				fmt_num(v1, sizeof(v1), h->have_fill ? score_of(h, i) : 100 * score_of(h, i));
 				sb_printf(b, "%s%s %s %s", k++ ? ", " : "; then ", e->v[i].label, v1,
 					  h->have_fill ? "MiB" : "%");
+				if (h->have_fill)
+					cite_fill(r, &e->v[i], &c);
+				else
+					cites_add(&c, run_find(r, "fallback", e->v[i].policy,
+							       e->v[i].nodes, h->fb_ps, h->fb_sc, M_PREF));
+				cites_put(r, &c, b);
 			}
 		sb_puts(b, ".");
 	} else {
@@ -475,7 +494,7 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 			}
 		if (h->have_fill) {
 			fmt_num(v2, sizeof(v2), h->fill_step);
-			sb_printf(b, " on the preferred nodes before falling back, within one %s MiB "
+			sb_printf(b, " on the preferred nodes over the fill curve, within one %s MiB "
 				     "fill step of each other", v2);
 		} else {
 			sb_printf(b, " of the pages on the preferred nodes (%s pages, scenario %s), "
@@ -553,8 +572,18 @@ out_policies:
 			cites_put(r, &c, b);
 			sb_puts(b, ".");
 		} else {
+			for (size_t k = 0; k < r->nrows; k++) {
+				const struct row *w = &r->rows[k];
+
+				if (is_ok(w) && !strcmp(w->f[COL_BENCH], "oom") && row_outcome(w) &&
+				    !strcmp(w->f[COL_POLICY], e->v[i].policy) &&
+				    !strcmp(w->f[COL_NODES], e->v[i].nodes))
+					cites_add(&c, w);
+			}
 			sb_printf(b, "%s is out: it did not complete its OOM tests (%zu of %zu "
-				     "completed).", e->v[i].label, o->oom_done, o->oom_tests);
+				     "completed)", e->v[i].label, o->oom_done, o->oom_tests);
+			cites_put(r, &c, b);
+			sb_puts(b, ".");
 		}
 		sb_free(&bad);
 		free(c.v);
@@ -709,7 +738,7 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 	sb_free(&un);
 	sb_puts(why, "**Rule:** if the workload fits, bind, where this run shows its pages on its "
 		   "nodes; if it may not, drop each policy killed or faulted in an OOM test, keep "
-		   "the one that put the most memory on its preferred nodes before falling back, a "
+		   "the one that put the most memory on its preferred nodes over the fill curve, a "
 		   "tie within one fill step going to the lower fault cost with the nodes full; "
 		   "what the figures do not separate is said so (README: \"Which policy? The "
 		   "decision rule\").");

@@ -1355,8 +1355,10 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	/* the verdict in one box, a paragraph per line; its figures; then the rule and the fault cost */
 	answer_box(d, "answer", rec.s);
 	sb_free(&rec);
-	if (sec_lead_figures(d, tmpdir, figs, o->no_plots) < 0)
+	if (sec_lead_figures(d, tmpdir, figs, o->no_plots) < 0) {
+		sb_free(&why);
 		return -1;
+	}
 	doc_heading(d, 3, "why", "The rule, and the fault cost behind it");
 	answer_box(d, "answer why", why.s);
 	sb_free(&why);
@@ -1482,7 +1484,20 @@ int report_run(const char *dir, const struct report_opts *o)
 		fprintf(stderr, "labtool report: %s%s: fits: '%s' is not yes, no or unknown\n",
 			o->fits ? "--fits" : dir, o->fits ? "" : "/meta.json", fits_word);
 		run_free(&r);
-		return o->fits ? 2 : 65;
+		return 65;
+	}
+	/* a newer format's rows may mean something else under the same name */
+	{
+		const char *fmt = run_meta(&r, "summary_format", NULL);
+		char *end;
+		long v = fmt ? strtol(fmt, &end, 10) : 1;
+
+		if (fmt && (end == fmt || *end || v < 1 || v > SUMMARY_FORMAT)) {
+			fprintf(stderr, "labtool report: %s/meta.json: summary_format: '%s' is not "
+					"1 to %d (a run of a newer lab?)\n", dir, fmt, SUMMARY_FORMAT);
+			run_free(&r);
+			return 65;
+		}
 	}
 	collect_entries(&r, &e);
 	compute_headline(&r, &e, &h);

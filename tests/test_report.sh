@@ -239,6 +239,15 @@ check "report.html: verdict (line $v), fill curve ($f), OOM matrix ($m), then th
 check "format 1 fixture: preferred_frac read as on_set_frac" grep -qF '|fallback |preferred |pmem:1 |4k |free |on\_set\_frac |' "$RUN/report.md"
 check "format 1 fixture: no old name left in the report" sh -c "! grep -qE 'preferred\\\\?_frac|inside\\\\?_frac' '$RUN/report.md'"
 
+# --- a run of a newer summary format is refused, not misread ---
+NEWER=$TMP/newer/dram-pmem-20261202-215445
+mkdir -p "$TMP/newer" && cp -r "$FIXTURE" "$NEWER"
+sed -i 's/"accelerator": "tcg",/&\n  "summary_format": 3,/' "$NEWER/meta.json"
+"$LABTOOL" report "$NEWER" >/dev/null 2>"$TMP/err"
+rc=$?
+check "summary_format 3: exit 65 (got $rc), one line naming it, nothing written" sh -c \
+	"test $rc -eq 65 && test \$(wc -l <'$TMP/err') -eq 1 && grep -qF 'meta.json: summary_format: '\\''3'\\'' is not 1 to 2' '$TMP/err' && ! ls -a '$NEWER' | grep -q -e report -e plots"
+
 # --- regenerating gives the same files, wherever the run lives ---
 cp -r "$RUN" "$TMP/first"
 "$LABTOOL" report "$RUN" >/dev/null 2>&1

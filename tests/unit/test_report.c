@@ -355,8 +355,8 @@ TEST(report_recommendation_is_honest)
 	b.len = 0;
 	recommendation(&r, &e, &h, FITS_UNKNOWN, &b, &b);
 	/* preferred-many put 20 MiB more on its nodes: more than one 16 MiB step */
-	CHECK(strstr(b.s, "**preferred-many pmem:1+3**: it put 44 MiB on its preferred nodes before "
-			  "falling back, the most of the policies that completed every OOM test.") != NULL);
+	CHECK(strstr(b.s, "**preferred-many pmem:1+3**: it put 44 MiB on its preferred nodes over the "
+			  "fill curve (all of it until 32 MiB), the most of the policies that completed every OOM test.") != NULL);
 	CHECK(strstr(b.s, "not distinguishable by placement") == NULL);
 	CHECK(strstr(b.s, "bind pmem:1 is out: oom_killed (4k) at 884.7 of 1257 MiB asked, sigbus "
 			  "(2m) in the OOM tests.") != NULL);
@@ -365,7 +365,7 @@ TEST(report_recommendation_is_honest)
 	/* the other case beside it: bind kept its pages, and how it ends past its nodes */
 	CHECK(strstr(b.s, "**If it fits (--fits yes):** **bind pmem:1**: 100% of its pages on its "
 			  "nodes (4k pages, scenario full); the fill curve had every step there up to "
-			  "32 MiB. It never falls back, so it is safe only while the workload fits: past "
+			  "32 MiB. It did not fall back, so it is safe only while the workload fits: past "
 			  "its nodes this run saw oom_killed (4k), sigbus (2m) (the OOM tests above).")
 	      != NULL);
 	/*
@@ -879,8 +879,8 @@ TEST(report_rule_tie_goes_to_fault_cost_with_nodes_full)
 			     "outcome_oom_killed");
 	rule_text(rows, n, FITS_NO, &b);
 	CHECK(strstr(b.s, "**preferred pmem:1** and **preferred-many pmem:1** are not "
-			  "distinguishable by placement: 40 MiB, 44 MiB on the preferred nodes before "
-			  "falling back, within one 16 MiB fill step of each other") != NULL);
+			  "distinguishable by placement: 40 MiB, 44 MiB on the preferred nodes over the "
+			  "fill curve, within one 16 MiB fill step of each other") != NULL);
 	CHECK(strstr(b.s, "(4k pages, scenario full): preferred pmem:1 12250 ns [12000, 12500]; "
 			  "preferred-many pmem:1 10000 ns [10000, 10200].") != NULL);
 	CHECK(strstr(b.s, "So **preferred-many pmem:1**, by the lower fault cost with the nodes "
@@ -946,8 +946,8 @@ TEST(report_rule_bind_follows_fits_and_oom)
 			rows[i].num = 0;
 		}
 	rule_text(rows, n, FITS_NO, &b);
-	CHECK(strstr(b.s, "**bind pmem:1**: it put 48 MiB on its preferred nodes before falling "
-			  "back, the most of the policies that completed every OOM test; then "
+	CHECK(strstr(b.s, "**bind pmem:1**: it put 48 MiB on its preferred nodes over the fill "
+			  "curve, the most of the policies that completed every OOM test; then "
 			  "preferred pmem:1 24 MiB, preferred-many pmem:1 28 MiB.") != NULL);
 	CHECK(strstr(b.s, "is out") == NULL);
 	sb_free(&b);
@@ -998,4 +998,29 @@ TEST(report_metric_renames)
 	CHECK_STR(metric_current_name("pages_preferred_frac"), "alloc_on_set_frac");
 	CHECK_STR(metric_current_name("on_set_frac"), "on_set_frac");
 	CHECK_STR(metric_current_name("p50"), "p50");
+}
+
+/* Review of #18: bind whose fill curve fell back late is not "safe if it fits". */
+TEST(report_rule_fits_needs_every_fill_step_on_the_set)
+{
+	struct row rows[128];
+	struct sbuf b = { 0 };
+	size_t n = 0;
+
+	n = tie_boot(rows, n, 1, "10000", "10000", "outcome_oom_killed");
+	rule_text(rows, n, FITS_YES, &b);
+	CHECK(strstr(b.s, "**bind pmem:1**") != NULL);
+	CHECK(strstr(b.s, "It did not fall back") != NULL);
+	/* contrary data: bind's last step only half on its node */
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].f[COL_POLICY], "bind") && !strcmp(rows[i].f[COL_SCENARIO], "fill@48")) {
+			rows[i].f[COL_VALUE] = "0.5";
+			rows[i].num = 0.5;
+		}
+	rule_text(rows, n, FITS_YES, &b);
+	CHECK(strstr(b.s, "**bind pmem:1**") == NULL);
+	CHECK(strstr(b.s, "bind pmem:1 did not keep its pages on its nodes in this run: its fill "
+			  "curve's step at 48 MiB was below 99% there") != NULL);
+	CHECK(strstr(b.s, "did not fall back") == NULL);
+	sb_free(&b);
 }
