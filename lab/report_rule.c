@@ -594,43 +594,73 @@ out_policies:
 
 /* ---- fault cost: the chosen policy against every other ---- */
 
+/*
+ * The fault cost the user's case meets: with the preferred nodes full
+ * (scenario full, where the policies' kernel paths differ) unless the
+ * workload fits, or the run has no such figure; then the headline's
+ * condition (free, where they are the same up to the policy lookup).
+ */
+static const char *case_lat_scenario(struct run *r, const struct entries *e,
+				     const struct headline *h, enum fits fits)
+{
+	if (fits == FITS_YES || !h->lat_ps)
+		return h->lat_sc;
+	for (size_t i = 0; i < e->n; i++)
+		if (run_find(r, lat_benches[0].bench, e->v[i].policy, e->v[i].nodes, h->lat_ps,
+			     "full", M_P50))
+			return "full";
+	return h->lat_sc;
+}
+
 static void latency_para(struct run *r, const struct entries *e, const struct headline *h,
-			 const bool *pick, struct sbuf *b)
+			 const bool *pick, enum fits fits, struct sbuf *b)
 {
 	ssize_t ref = -1;
 	const struct lat_cell *lc;
 	struct sbuf same = { 0 }, lower = { 0 }, higher = { 0 }, noci = { 0 }, iw = { 0 };
+	struct sbuf ended = { 0 };
 	double mincov = NAN, boots = NAN;
 	const char *unit = run_time_unit(r);
+	const char *sc;
+	struct lat_cell *cells;
 
 	if (!h->have_lat) {
 		sb_puts(b, "\nThere are no fault-latency figures to compare.");
 		return;
 	}
+	sc = case_lat_scenario(r, e, h, fits);
+	cells = xcalloc(e->n ? e->n : 1, sizeof(*cells));
+	for (size_t i = 0; i < e->n; i++)
+		lat_cell_get(r, lat_benches[0].bench, e->v[i].policy, e->v[i].nodes, h->lat_ps, sc,
+			     &cells[i]);
 	for (size_t i = 0; i < e->n && ref < 0; i++)
-		if (pick[i] && !isnan(h->lines[i].lat[0].p50))
+		if (pick[i] && !isnan(cells[i].p50))
 			ref = (ssize_t)i;
 	for (size_t i = 0; i < e->n && ref < 0; i++)
-		if (!isnan(h->lines[i].lat[0].p50))
+		if (!isnan(cells[i].p50))
 			ref = (ssize_t)i;
 	if (ref < 0) {
-		sb_puts(b, "\nNo policy has a fault-latency figure.");
+		sb_printf(b, "\nNo policy has a fault-latency figure in scenario %s.", sc);
+		free(cells);
 		return;
 	}
-	lc = &h->lines[ref].lat[0];
-	sb_printf(b, "\nMedian fault latency (%s pages, scenario %s, policy set with %s) of %s: ",
-		  h->lat_ps, h->lat_sc, lat_benches[0].via, e->v[ref].label);
+	lc = &cells[ref];
+	sb_printf(b, "\nMedian fault latency (%s pages, scenario %s%s, policy set with %s) of %s: ",
+		  h->lat_ps, sc, !strcmp(sc, "full") ? ": the preferred nodes held full" :
+		  !strcmp(sc, "free") ? ": no node full" : "", lat_benches[0].via, e->v[ref].label);
 	lat_text(lc, unit, b);
 	cite(r, lc->p50_row, b);
 	sb_puts(b, ".");
 	/* every other policy against it, paired over the boots (lab/verdict.h) */
 	for (size_t i = 0; i < e->n; i++) {
-		const struct lat_cell *o = &h->lines[i].lat[0];
+		const struct lat_cell *o = &cells[i];
 		struct sbuf *dst, why = { 0 };
 
+		if ((ssize_t)i != ref && isnan(o->p50) && o->outcome && strcmp(o->outcome, "completed"))
+			sb_printf(&ended, "%s%s %s", ended.len ? "; " : "", e->v[i].label, o->outcome);
 		if ((ssize_t)i == ref || isnan(o->p50))
 			continue;
-		struct verdict v = lat_verdict(r, lc, o, h->lat_ps, h->lat_sc);
+		struct verdict v = lat_verdict(r, lc, o, h->lat_ps, sc);
 
 		dst = v.kind == VERDICT_NONE ? &noci : v.kind == VERDICT_SAME ? &same
 		      : v.kind == VERDICT_HIGHER ? &lower : &higher;
@@ -659,6 +689,8 @@ static void latency_para(struct run *r, const struct entries *e, const struct he
 	if (noci.len)
 		sb_printf(b, " %s has no value in the same boots, so nothing is claimed there.",
 			  noci.s);
+	if (ended.len)
+		sb_printf(b, " No fault latency in this scenario for %s.", ended.s);
 	interval_words(mincov, boots, &iw);
 	if (boots == 1)
 		sb_printf(b, "\n**How sure:** each figure comes from one boot: there is no "
@@ -677,8 +709,8 @@ static void latency_para(struct run *r, const struct entries *e, const struct he
 	sb_puts(b, ".");
 	{
 		char aa[32], fl[32];
-		double sp = aa_spread(r, h->lat_ps, h->lat_sc);
-		double floor = icount_floor(r, h->lat_ps, h->lat_sc);
+		double sp = aa_spread(r, h->lat_ps, sc);
+		double floor = icount_floor(r, h->lat_ps, sc);
 
 		fmt_num(aa, sizeof(aa), sp);
 		fmt_num(fl, sizeof(fl), floor);
@@ -701,6 +733,8 @@ static void latency_para(struct run *r, const struct entries *e, const struct he
 	sb_free(&higher);
 	sb_free(&noci);
 	sb_free(&iw);
+	sb_free(&ended);
+	free(cells);
 }
 
 void recommendation(struct run *r, const struct entries *e, const struct headline *h,
@@ -742,7 +776,7 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		   "tie within one fill step going to the lower fault cost with the nodes full; "
 		   "what the figures do not separate is said so (README: \"Which policy? The "
 		   "decision rule\").");
-	latency_para(r, e, h, pick, why);
+	latency_para(r, e, h, pick, fits, why);
 	free(pick);
 	free(yes);
 }

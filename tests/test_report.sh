@@ -387,8 +387,16 @@ MB=$TMP/boots/dram-pmem-20261203-120000
 "$LABTOOL" report "$MB" >/dev/null 2>"$TMP/err" || { not_ok "report of the 3-boot fixture"; sed 's/^/# /' "$TMP/err"; }
 check "3 boots: the headline is the median over boots, with their range" \
 	grep -qF '|bind |pmem:1 |16896 \[10752, 16896\] |16384 \[16384, 16384\] |' "$MB/report.md"
-check "3 boots: the recommendation quotes the median over boots" \
-	grep -qF 'bind pmem:1 (16896 ns \[10752, 16896\], not distinguishable with 3 boots' "$MB/report.md"
+check "3 boots, nodes full (fits unknown): bind's fault cost is its OOM, said so" \
+	grep -qF 'scenario full: the preferred nodes held full, policy set with mbind()) of preferred pmem:1: 16896 ns \[16896, 16896\]' "$MB/report.md"
+check "3 boots, nodes full: the policy without a figure is named with its outcome" \
+	grep -qF 'No fault latency in this scenario for bind pmem:1 oom\_killed' "$MB/report.md"
+cp -r "$MB" "$TMP/mb-fits"
+"$LABTOOL" report --no-plots --fits yes "$TMP/mb-fits" >/dev/null 2>"$TMP/err"
+check "3 boots, fits yes (nothing full): the recommendation quotes the median over boots" \
+	grep -qF 'scenario free: no node full, policy set with mbind()) of bind pmem:1: 16896 ns \[10752, 16896\]' "$TMP/mb-fits/report.md"
+check "3 boots, fits yes: not distinguishable with 3 boots" \
+	grep -qF 'not distinguishable with 3 boots' "$TMP/mb-fits/report.md"
 check "3 boots: the interval's coverage is said" grep -qF 'its bracket the range of 3 boots, coverage 75%' "$MB/report.md"
 check "3 boots: the median figure shows every boot" \
 	grep -q '^"bind pmem:1" 16896 10752 16896 10752 16896 16896 $' "$MB/plots/data/latency-median-4k-free.dat"

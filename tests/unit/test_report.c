@@ -1024,3 +1024,26 @@ TEST(report_rule_fits_needs_every_fill_step_on_the_set)
 	CHECK(strstr(b.s, "did not fall back") == NULL);
 	sb_free(&b);
 }
+
+/* The fault cost quoted is the user's case's: nodes full unless the workload fits. */
+TEST(report_rule_fault_cost_condition_follows_fits)
+{
+	struct row rows[128];
+	struct sbuf b = { 0 };
+	size_t n = 0;
+
+	n = tie_boot(rows, n, 1, "12000", "10000", "outcome_oom_killed");
+	rows[n++] = mkrow("latency", "preferred", "pmem:1", "4k", "free", "p50", "6000");
+	rows[n++] = mkrow("latency", "preferred-many", "pmem:1", "4k", "free", "p50", "6100");
+	rows[n++] = mkrow("latency", "bind", "pmem:1", "4k", "free", "p50", "5900");
+	rows[n++] = mkrow("latency", "bind", "pmem:1", "4k", "full", "outcome_oom_killed", "1");
+	rule_text(rows, n, FITS_NO, &b);
+	CHECK(strstr(b.s, "Median fault latency (4k pages, scenario full: the preferred nodes held "
+			  "full, policy set with mbind()) of preferred pmem:1: 12000 ns") != NULL);
+	CHECK(strstr(b.s, "No fault latency in this scenario for bind pmem:1 oom_killed.") != NULL);
+	rule_text(rows, n, FITS_YES, &b);
+	CHECK(strstr(b.s, "Median fault latency (4k pages, scenario free: no node full, policy set "
+			  "with mbind()) of bind pmem:1: 5900 ns") != NULL);
+	CHECK(strstr(b.s, "scenario full: the preferred nodes held") == NULL);
+	sb_free(&b);
+}
