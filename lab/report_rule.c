@@ -314,6 +314,23 @@ static double score_of(const struct headline *h, size_t i)
 	return h->have_fill ? h->lines[i].fill_mib : h->lines[i].pref;
 }
 
+/* "912.5 MiB (summary.csv lines ...)": an entry's placement figure, cited */
+static void score_cited(struct run *r, const struct entries *e, const struct headline *h,
+			size_t i, struct sbuf *b)
+{
+	struct cites c = { 0 };
+	char v[32];
+
+	fmt_num(v, sizeof(v), h->have_fill ? score_of(h, i) : 100 * score_of(h, i));
+	sb_printf(b, "%s %s", v, h->have_fill ? "MiB" : "%");
+	if (h->have_fill)
+		cite_fill(r, &e->v[i], &c);
+	else
+		cites_add(&c, run_find(r, "fallback", e->v[i].policy, e->v[i].nodes, h->fb_ps,
+				       h->fb_sc, M_PREF));
+	cites_put(r, &c, b);
+}
+
 /*
  * A tie on placement, decided by the fault cost with the preferred nodes
  * full: the tied entry whose cost is claimed lower than every other tied
@@ -461,15 +478,8 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 				     "oom did not run)");
 		for (size_t i = 0, k = 0; i < e->n; i++)
 			if (cand[i] && !pick[i]) {
-				fmt_num(v1, sizeof(v1), h->have_fill ? score_of(h, i) : 100 * score_of(h, i));
-				sb_printf(b, "%s%s %s %s", k++ ? ", " : "; then ", e->v[i].label, v1,
-					  h->have_fill ? "MiB" : "%");
-				if (h->have_fill)
-					cite_fill(r, &e->v[i], &c);
-				else
-					cites_add(&c, run_find(r, "fallback", e->v[i].policy,
-							       e->v[i].nodes, h->fb_ps, h->fb_sc, M_PREF));
-				cites_put(r, &c, b);
+				sb_printf(b, "%s%s ", k++ ? ", " : "; then ", e->v[i].label);
+				score_cited(r, e, h, i, b);
 			}
 		sb_puts(b, ".");
 	} else {
@@ -481,16 +491,8 @@ static bool rule_not_fits(struct run *r, const struct entries *e, const struct h
 					: " are not distinguishable by placement share: ");
 		for (size_t i = 0, k = 0; i < e->n; i++)
 			if (pick[i]) {
-				struct cites c = { 0 };
-
-				fmt_num(v1, sizeof(v1), h->have_fill ? score_of(h, i) : 100 * score_of(h, i));
-				sb_printf(b, "%s%s %s", k++ ? ", " : "", v1, h->have_fill ? "MiB" : "%");
-				if (h->have_fill)
-					cite_fill(r, &e->v[i], &c);
-				else
-					cites_add(&c, run_find(r, "fallback", e->v[i].policy,
-							       e->v[i].nodes, h->fb_ps, h->fb_sc, M_PREF));
-				cites_put(r, &c, b);
+				sb_puts(b, k++ ? ", " : "");
+				score_cited(r, e, h, i, b);
 			}
 		if (h->have_fill) {
 			fmt_num(v2, sizeof(v2), h->fill_step);
