@@ -216,7 +216,7 @@ static void label_list(const struct entries *e, const bool *pick, struct sbuf *b
 
 /* ---- the case "it fits": bind ---- */
 
-/* Appends the "fits" answer; flags the bind entries it recommends in @pick. */
+/* Appends the "fits" answer; flags the bind entries it recommends in @pick (may be NULL). */
 static void rule_fits(struct run *r, const struct entries *e, const struct headline *h,
 		      bool brief, bool *pick, struct sbuf *b)
 {
@@ -263,7 +263,8 @@ static void rule_fits(struct run *r, const struct entries *e, const struct headl
 				   "checks, bench checks).");
 			continue;
 		}
-		pick[i] = true;
+		if (pick)
+			pick[i] = true;
 		sb_printf(b, "**%s**: ", en->label);
 		if (!isnan(f)) {
 			fmt_num(v, sizeof(v), 100 * f);
@@ -743,7 +744,6 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		    enum fits fits, struct sbuf *b, struct sbuf *why)
 {
 	bool *pick = xcalloc(e->n ? e->n : 1, sizeof(bool));
-	bool *yes = xcalloc(e->n ? e->n : 1, sizeof(bool));
 	struct sbuf un = { 0 };
 
 	sb_printf(b, "**Your case (--fits %s):** ", fits_name(fits));
@@ -761,7 +761,7 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 			   "preferred nodes, the safe one. ");
 		rule_not_fits(r, e, h, pick, b);
 		sb_puts(b, "\n**If it fits (--fits yes):** ");
-		rule_fits(r, e, h, true, yes, b);
+		rule_fits(r, e, h, true, NULL, b);
 		break;
 	}
 	if (why == b)
@@ -780,5 +780,4 @@ void recommendation(struct run *r, const struct entries *e, const struct headlin
 		   "decision rule\").");
 	latency_para(r, e, h, pick, fits, why);
 	free(pick);
-	free(yes);
 }
