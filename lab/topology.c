@@ -55,7 +55,30 @@ struct ctx {
 	size_t nynodes;
 	struct ynode **all;	/* every node, to free them */
 	size_t nall, capall;
+	bool oom;		/* an allocation failed: not the file's fault */
 };
+
+unsigned long topo_fail_alloc_at;
+static unsigned long topo_nalloc;
+
+/*
+ * The parser's own allocations.  topo_fail_alloc_at = N (tests only) makes
+ * the Nth of them fail, so that every out-of-memory path can be walked.
+ */
+static bool alloc_fails(void)
+{
+	return topo_fail_alloc_at && ++topo_nalloc == topo_fail_alloc_at;
+}
+
+static void *tcalloc(size_t n, size_t size)
+{
+	return alloc_fails() ? NULL : calloc(n, size);
+}
+
+static void *trealloc(void *p, size_t n)
+{
+	return alloc_fails() ? NULL : realloc(p, n);
+}
 
 static void verr(struct ctx *c, int line, int col, const char *path,
 		 const char *fmt, va_list ap)
@@ -139,16 +162,20 @@ static struct ynode *ynew(struct ctx *c, enum ytype type, const yaml_mark_t *m)
 		return NULL;
 	if (c->nall == c->capall) {
 		size_t cap = c->capall ? 2 * c->capall : 64;
-		struct ynode **p = realloc(c->all, cap * sizeof(*p));
+		struct ynode **p = trealloc(c->all, cap * sizeof(*p));
 
-		if (!p)
+		if (!p) {
+			c->oom = true;
 			return NULL;
+		}
 		c->all = p;
 		c->capall = cap;
 	}
-	y = calloc(1, sizeof(*y));
-	if (!y)
+	y = tcalloc(1, sizeof(*y));
+	if (!y) {
+		c->oom = true;
 		return NULL;
+	}
 	y->type = type;
 	y->line = (int)m->line + 1;
 	y->col = (int)m->column + 1;
@@ -161,7 +188,7 @@ static int yappend(struct ynode *parent, struct ynode *child)
 {
 	if (parent->n == parent->cap) {
 		size_t cap = parent->cap ? 2 * parent->cap : 8;
-		struct ynode **p = realloc(parent->item, cap * sizeof(*p));
+		struct ynode **p = trealloc(parent->item, cap * sizeof(*p));
 
 		if (!p)
 			return -1;
@@ -198,6 +225,7 @@ static struct ynode *yload(struct ctx *c, const char *data, size_t len)
 	bool done = false, failed = false;
 
 	if (!yaml_parser_initialize(&parser)) {
+		c->oom = true;
 		err_lc(c, 1, 1, "topology", "out of memory");
 		return NULL;
 	}
@@ -241,11 +269,12 @@ static struct ynode *yload(struct ctx *c, const char *data, size_t len)
 		case YAML_SCALAR_EVENT:
 			y = ynew(c, Y_SCALAR, &ev.start_mark);
 			if (y) {
-				y->str = strndup((const char *)ev.data.scalar.value,
+				y->str = alloc_fails() ? NULL :
+					 strndup((const char *)ev.data.scalar.value,
 						 ev.data.scalar.length);
 				y->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 				if (!y->str)
-					y = NULL;
+					y = NULL, c->oom = true;
 				/* embedded NULs would hide the rest of the value */
 				else if (strlen(y->str) != ev.data.scalar.length)
 					y->plain = false, y->str[0] = '\x01';
@@ -266,13 +295,17 @@ static struct ynode *yload(struct ctx *c, const char *data, size_t len)
 		if (!failed && (ev.type == YAML_SCALAR_EVENT ||
 				ev.type == YAML_SEQUENCE_START_EVENT ||
 				ev.type == YAML_MAPPING_START_EVENT)) {
-			if (!y) {
+			if (!y && c->oom) {
+				err_lc(c, (int)ev.start_mark.line + 1,
+				       (int)ev.start_mark.column + 1, "topology", "out of memory");
+				failed = true;
+			} else if (!y) {
 				err_lc(c, (int)ev.start_mark.line + 1,
 				       (int)ev.start_mark.column + 1, "topology",
-				       "too large (more than %d values) or out of memory",
-				       MAX_YNODES);
+				       "too large (more than %d values)", MAX_YNODES);
 				failed = true;
 			} else if (depth > 0 && yappend(stack[depth - 1], y)) {
+				c->oom = true;
 				err_lc(c, y->line, y->col, "topology", "out of memory");
 				failed = true;
 			} else {
@@ -1206,7 +1239,7 @@ static uint64_t env_max_mem(void)
 static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max_mem,
 			   struct topo *t)
 {
-	struct marks *mk = calloc(1, sizeof(*mk));
+	struct marks *mk = tcalloc(1, sizeof(*mk));
 	const struct ynode *y, *list;
 	bool ids_ok = true, cpus_ok, all_cpus_ok = true;
 	int N;
@@ -1214,6 +1247,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 	char p[160], fp[160];
 
 	if (!mk) {
+		c->oom = true;
 		err_at(c, root, "topology", "out of memory");
 		return;
 	}
@@ -1571,6 +1605,7 @@ int topo_load_buffer(const char *name, const char *data, size_t len,
 	struct ctx c = { .file = name, .err = err };
 	const struct ynode *root;
 
+	topo_nalloc = 0;
 	memset(t, 0, sizeof(*t));
 	if (len > TOPO_MAX_FILE) {
 		err_lc(&c, 1, 1, "topology", "larger than %d bytes", TOPO_MAX_FILE);
@@ -1582,7 +1617,7 @@ int topo_load_buffer(const char *name, const char *data, size_t len,
 	yfree_all(&c);
 	if (c.nerr) {
 		memset(t, 0, sizeof(*t));
-		return EXIT_INVALID;
+		return c.oom ? EXIT_SOFTWARE : EXIT_INVALID;
 	}
 	return 0;
 }

@@ -76,7 +76,8 @@ struct topo {
 
 /*
  * Parse and validate.  Returns 0, EXIT_INVALID (every problem printed to
- * err as one "FILE:LINE:COL: path: message" line) or EXIT_NOINPUT.  The
+ * err as one "FILE:LINE:COL: path: message" line), EXIT_NOINPUT, or
+ * EXIT_SOFTWARE when memory ran out (the file may be fine).  The
  * limit on total guest memory is max_mem bytes; 0 means "the environment's
  * TIERLAB_MAX_GUEST_MEM, else TOPO_DEFAULT_MAX_GUEST_MEM".
  */
@@ -85,6 +86,9 @@ int topo_load_limit(const char *path, uint64_t max_mem, struct topo *t, FILE *er
 /* The same from memory; name is what the error lines call the file. */
 int topo_load_buffer(const char *name, const char *data, size_t len,
 		     uint64_t max_mem, struct topo *t, FILE *err);
+
+/* Tests only: the Nth allocation of the parser fails (0: none does). */
+extern unsigned long topo_fail_alloc_at;
 
 /* "1G", "512M", "64K", "4096"; binary units.  0 ok, -1 invalid. */
 int topo_parse_size(const char *s, uint64_t *out);

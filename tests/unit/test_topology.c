@@ -133,6 +133,38 @@ TEST(topology_args_dram_hbm)
 		"-numa hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=write-bandwidth,bandwidth=800000M\n");
 }
 
+/*
+ * Out of memory is not an invalid file: every allocation of the parser made
+ * to fail in turn gives exit 70 and "out of memory", never 65, until the
+ * file loads.
+ */
+TEST(topology_out_of_memory_is_not_invalid)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+	unsigned long k;
+	int rc = -1, wrong = 0;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	for (k = 1; k < 100000 && rc; k++) {
+		char *errs = NULL;
+
+		topo_fail_alloc_at = k;
+		rc = load_quiet("topologies/2s-dram-pmem.yaml", t, &errs);
+		if (rc && (rc != EXIT_SOFTWARE || !strstr(errs, ": topology: out of memory"))) {
+			if (!wrong++)
+				fprintf(stderr, "  allocation %lu failed: exit %d, %s", k, rc, errs);
+		}
+		free(errs);
+	}
+	topo_fail_alloc_at = 0;
+	CHECK(wrong == 0);
+	CHECK(rc == 0);
+	CHECK(k > 10);		/* the parser allocated, and each failure was seen */
+	free(t);
+}
+
 TEST(topology_args_dram_only_2s)
 {
 	check_file_args(failures, "topologies/dram-only-2s.yaml",
