@@ -44,8 +44,12 @@ cmd='echo ROW bench=r policy=- metric=m value=$(cat /proc/sys/kernel/random/boot
 ./run-lab.sh -q --results "$tmp/whole" --boots 3 --exec "$cmd" "$topo" >/dev/null 2>&1
 ./run-lab.sh -q --results "$tmp/cut" --boots 3 --exec "$cmd" "$topo" >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do ls "$tmp"/cut/*/boots/1.status >/dev/null 2>&1 && break; sleep 0.1; done
-sleep 4
+# Kill once boot 2's guest is printing (a state, not a delay: under load a
+# fixed sleep landed before boot 2 or after the run).
+for _ in $(seq 1 3000); do
+	[ -s "$(ls "$tmp"/cut/*/raw/console-2.log 2>/dev/null | head -1)" ] && break
+	sleep 0.1
+done
 kill -TERM "$pid"
 wait "$pid"; rc=$?
 run=$(ls -d "$tmp"/cut/*)
