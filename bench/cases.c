@@ -39,6 +39,9 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 	f->mib = 0;
 	f->held = false;
 	f->reaped = false;
+	f->ballast_pid = -1;
+	f->ballast_reaped = false;
+	f->level = false;
 	if (sc == SC_FREE) {
 		free_rows(bench, sc, f);
 		return NULL;
@@ -96,7 +99,10 @@ void scenario_end(struct filler *f)
 static const char *scenario_broken(struct filler *f, char *why, size_t len)
 {
 	if (!filler_alive(f)) {
-		if (f->reaped && WIFSIGNALED(f->status))
+		if (f->ballast_reaped)
+			snprintf(why, len, "ballast_gone: an OOM found no case to kill and took the ballast (pid %d)",
+				 f->ballast_pid);
+		else if (f->reaped && WIFSIGNALED(f->status))
 			snprintf(why, len, "filler_gone: the filler (pid %d) was killed by signal %d",
 				 f->pid, WTERMSIG(f->status));
 		else

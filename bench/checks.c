@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define MIB (1024UL * 1024)
 
@@ -181,6 +183,98 @@ static void check_placement(const struct opts *o, enum pol p, double min_frac)
 	    pol_names[p], ids, frac, pages, min_frac);
 }
 
+/*
+ * The child of check_oom_no_case(): at -1000, as the harness, it takes
+ * pages bound to @node one at a time until /proc/vmstat oom_kill rises (an
+ * OOM that found no case), then stops at once.  Exit 0 then, 2 when the
+ * region ran out first, 1 on a setup error.
+ */
+static int alloc_until_oom(int node, long mib)
+{
+	size_t len = (size_t)mib * MIB;
+	long long oom0 = vmstat_get("oom_kill");
+	struct nodeset one;
+	char *p;
+
+	oom_adj_self(-1000);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ns_clear(&one);
+	ns_set(&one, node);
+	if (oom0 < 0 || p == MAP_FAILED || sys_mbind(p, len, MPOL_BIND, &one, 0))
+		return 1;
+	madvise(p, len, MADV_NOHUGEPAGE);
+	for (size_t off = 0; off < len; off += 4096) {
+		p[off] = 1;
+		if (vmstat_get("oom_kill") > oom0)
+			return 0;
+	}
+	return 2;
+}
+
+/*
+ * An OOM with no case to kill takes the ballast, not the filler and not
+ * the machine (mem.c's "ballast"): one preferred node filled as scenario
+ * full fills it, then a -1000 task allocates bound to it until the OOM
+ * killer acts.  Without the ballast the kernel finds only -1000 tasks and
+ * panics ("System is deadlocked on memory"), which fails the boot.
+ */
+static void check_oom_no_case(const struct opts *o)
+{
+	struct nodeset one;
+	struct filler f;
+	int node = ns_first(&o->preferred), kfd, pid, status = 0, victim = 0;
+	long mib;
+	char rec[8192];
+	ssize_t n;
+
+	ns_clear(&one);
+	ns_set(&one, node);
+	mib = node_meminfo_kib(node, "MemTotal") / 1024;
+	if (mib <= 0 || mib > o->fill_cap_mib) {
+		tap_skip("node too large to fill here (--fill-cap-mib)",
+			 "an OOM with no case to kill takes the ballast");
+		return;
+	}
+	if (filler_start(&f, &one, o->headroom_mib, NULL, 0)) {
+		tap(false, "an OOM with no case to kill: the filler could not fill node %d", node);
+		filler_stop(&f);
+		return;
+	}
+	kfd = kmsg_open();
+	out_flush();
+	pid = fork();
+	if (pid == 0) {
+		child_signals();
+		_exit(alloc_until_oom(node, mib));
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	/* the log follows the kill */
+	for (int i = 0; kfd >= 0 && !victim && i < 40; i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		while ((n = read(kfd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+			if (n <= 0)
+				continue;
+			rec[n] = 0;
+			if (!victim)
+				victim = kmsg_oom_victim(rec);
+		}
+		if (!victim)
+			nanosleep(&ts, NULL);
+	}
+	if (kfd >= 0)
+		close(kfd);
+	tap(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    victim > 0 && victim == f.ballast_pid && !filler_alive(&f) && f.ballast_reaped &&
+	    !f.reaped && waitpid(f.pid, NULL, WNOHANG) == 0,
+	    "an OOM with no case to kill on node %d took the ballast (pid %d), not the filler (pid %d): victim pid %d, allocating task %s",
+	    node, f.ballast_pid, f.pid, victim,
+	    pid < 0 ? "not forked" : WIFEXITED(status) ? (WEXITSTATUS(status) == 0 ? "went on" :
+	    WEXITSTATUS(status) == 2 ? "met no OOM" : "could not set up") : "was killed");
+	filler_stop(&f);
+}
+
 static int run_checks(const struct opts *o)
 {
 	check_empty_mask();
@@ -200,6 +294,7 @@ static int run_checks(const struct opts *o)
 	check_placement(o, POL_PREFERRED_MANY, 0.99);
 	check_placement(o, POL_PREFERRED, 0.99);
 	check_placement(o, POL_BIND, 1.0);
+	check_oom_no_case(o);
 	return 0;
 }
 

@@ -24,6 +24,8 @@
  * x_mib = MiB allocated so far: step_on_set_frac (share of that step's
  * pages on the preferred set), cum_on_set_frac (share of all the curve's
  * pages so far) and step_frac_node<N>.
+ *
+ * Fill-level sweep (scenario level-<band>, with full): see level_sweep().
  */
 #include "tb.h"
 
@@ -51,6 +53,62 @@ static void fallback_frac_row(const struct rowkey *k, enum pol p, const struct c
 	if (v0 < 0 || v1 < 0 || total <= 0)
 		return;
 	out_row(k, "fallback_frac", (double)(v1 - v0) / (double)total, "ratio");
+}
+
+/*
+ * The series' per-node counters against placement, both ways.  For a
+ * preferred or preferred-many 4 KiB case, on every node the policy's "hit"
+ * counter (a node of the policy's own mask) or "fallback" counter (any
+ * other node) rose during the touch loop by the pages placed there, and the
+ * other counter did not rise.  The policy is on the mapping (mbind), so the
+ * child's page tables and other allocations (task policy: default) are not
+ * counted by the series; a preferred allocation elsewhere in the guest
+ * would be.  Rows mpol_counted_node<N> (both counters); result[9] the worst
+ * difference or wrongly counted pages, result[10] = 1 when checked (the
+ * lab's kernel: the counters exist per node).
+ */
+static void mpol_node_check(const struct rowkey *k, enum pol p, const struct nodeset *mask,
+			    const struct counters *a, const struct counters *b,
+			    const long *per_node, struct shared *sh)
+{
+	const char *names[2] = {
+		p == POL_PREFERRED ? "mpol_pref_hit" : "mpol_pref_many_hit",
+		p == POL_PREFERRED ? "mpol_pref_fallback" : "mpol_pref_many_fallback",
+	};
+	struct nodeset mem;
+	char name[48];
+	double worst = 0;
+
+	if (p != POL_PREFERRED && p != POL_PREFERRED_MANY)
+		return;
+	mem_nodes(&mem);
+	ns_for_each(n, &mem) {
+		long long d[2], right, wrong, dev;
+
+		if (n > MAX_NODE)
+			break;
+		for (int i = 0; i < 2; i++) {
+			long long v0, v1;
+
+			snprintf(name, sizeof(name), "node%d.%s", n, names[i]);
+			v0 = counters_get(a, name);
+			v1 = counters_get(b, name);
+			if (v0 < 0 || v1 < 0)
+				return;
+			d[i] = v1 - v0;
+		}
+		right = ns_has(mask, n) ? d[0] : d[1];
+		wrong = ns_has(mask, n) ? d[1] : d[0];
+		snprintf(name, sizeof(name), "mpol_counted_node%d", n);
+		out_row(k, name, (double)(d[0] + d[1]), "pages");
+		dev = right > per_node[n] ? right - per_node[n] : per_node[n] - right;
+		if (wrong > dev)
+			dev = wrong;
+		if ((double)dev > worst)
+			worst = (double)dev;
+	}
+	sh->result[9] = worst;
+	sh->result[10] = 1;
 }
 
 struct fb_case {
@@ -123,6 +181,8 @@ static int fb_child(void *arg, struct shared *sh)
 	out_row(&c->k, "on_set_frac", frac_in(sh->per_node, &o->preferred), "ratio");
 	out_row(&c->k, "pages_total", (double)total, "pages");
 	fallback_frac_row(&c->k, c->pol, &before, &after, total);
+	if (c->ps == PS_4K)
+		mpol_node_check(&c->k, c->pol, &polnodes, &before, &after, sh->per_node, sh);
 	ns_for_each(n, &mem) {
 		long long hit, miss, hit0, miss0;
 
@@ -262,6 +322,248 @@ static void fill_curve(const struct opts *o, struct shared *sh, int *failed)
 	}
 }
 
+/*
+ * Fill-level sweep (scenario level-<band>, 4 KiB): the preferred nodes
+ * filled, to the page, into the middle of one band between their
+ * watermarks -- above high, between low and high, between min and low --
+ * then per subject policy a small probe, its share on the preferred set,
+ * its pages per node and its mean cost per fault.  In 6.12 the band decides:
+ * the allocator's fast path takes a node only above its low watermark, so
+ * PREFERRED, which gives the fast path every node of the preferred node's
+ * zonelist, goes to the next node once its node is under low; BIND and
+ * PREFERRED_MANY's first pass see only their nodes, enter the slow path
+ * and take them down to min (the latter without direct reclaim).  Nothing
+ * here can be reclaimed (anonymous memory, no swap): the figure of memory
+ * that is full, not of memory that could be freed.
+ */
+enum level { LV_ABOVE_HIGH, LV_LOW_HIGH, LV_MIN_LOW, LV_COUNT };
+static const char *const level_names[LV_COUNT] = {
+	"level-above-high", "level-low-high", "level-min-low",
+};
+
+/* @node's band for @lv in KiB ([*lo, *hi]) and its middle; -1: no watermarks. */
+static long level_band(int node, enum level lv, long *lo, long *hi)
+{
+	long min = node_wmark_kib(node, "min"), low = node_wmark_kib(node, "low"),
+	     high = node_wmark_kib(node, "high");
+
+	if (min < 0 || low <= min || high <= low)
+		return -1;
+	switch (lv) {
+	case LV_ABOVE_HIGH:
+		*lo = high;
+		*hi = high + 2 * (high - low);
+		break;
+	case LV_LOW_HIGH:
+		*lo = low;
+		*hi = high;
+		break;
+	default:
+		*lo = min;
+		*hi = low;
+		break;
+	}
+	return (*lo + *hi) / 2;
+}
+
+struct lv_case {
+	const struct opts *o;
+	struct rowkey k;
+	enum pol pol;
+	size_t bytes;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int lv_child(void *arg, struct shared *sh)
+{
+	const struct lv_case *c = arg;
+	struct nodeset mem;
+	char metric[48];
+	uint64_t t0;
+	double per_fault, *dt;
+	size_t npages;
+	long total;
+	char *p = map_region(PS_4K, c->bytes);
+
+	if (!p)
+		return 3;
+	if (pol_apply(c->pol, VIA_MBIND, &c->o->preferred, p, c->bytes))
+		return 3;
+	npages = c->bytes / 4096;
+	dt = calloc(npages, sizeof(*dt));
+	if (!dt)
+		return 3;
+	t0 = now_ns();
+	for (size_t i = 0; i < npages; i++) {
+		uint64_t t = now_ns();
+
+		p[i * 4096] = 1;
+		dt[i] = (double)(now_ns() - t);
+		sh->pages_done++;
+	}
+	per_fault = (double)(now_ns() - t0) / (double)npages;
+	qsort(dt, npages, sizeof(*dt), cmp_double);
+	total = placement(p, c->bytes, 4096, sh->per_node, MAX_NODE);
+	if (total <= 0) {
+		free(dt);
+		return 1;
+	}
+	sh->inside_frac = frac_in(sh->per_node, &c->o->preferred);
+	out_row(&c->k, "on_set_frac", sh->inside_frac, "ratio");
+	out_row(&c->k, "pages_total", (double)total, "pages");
+	/* one pass over the probe, each fault timed: page zeroing and the timer reads in */
+	out_row(&c->k, "fault_p50", npages % 2 ? dt[npages / 2] :
+		(dt[npages / 2 - 1] + dt[npages / 2]) / 2, out_time_unit());
+	out_row(&c->k, "fault_mean", per_fault, out_time_unit());
+	free(dt);
+	mem_nodes(&mem);
+	ns_for_each(n, &mem) {
+		if (n > MAX_NODE)
+			break;
+		snprintf(metric, sizeof(metric), "pages_node%d", n);
+		out_row(&c->k, metric, (double)sh->per_node[n], "pages");
+	}
+	munmap(p, c->bytes);
+	return 0;
+}
+
+/* Is every preferred node's MemFree in its band?  NULL, or why not. */
+static const char *level_missed(const struct opts *o, const long *lo, const long *hi,
+				char *why, size_t len)
+{
+	ns_for_each(n, &o->preferred) {
+		long kib = node_meminfo_kib(n, "MemFree");
+
+		if (n > MAX_NODE)
+			break;
+		if (kib < lo[n] || kib > hi[n]) {
+			snprintf(why, len, "level_missed: node %d has %.1f MiB free, the level is %.1f-%.1f MiB",
+				 n, (double)kib / 1024, (double)lo[n] / 1024, (double)hi[n] / 1024);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* What 6.12 gives each subject policy at each level (see above). */
+static bool level_expect_on_set(enum pol p, enum level lv)
+{
+	return !(p == POL_PREFERRED && lv == LV_MIN_LOW);
+}
+
+static void level_sweep(const struct opts *o, struct shared *sh)
+{
+	static const enum pol subjects[] = { POL_BIND, POL_PREFERRED, POL_PREFERRED_MANY };
+	long target[MAX_NODE + 1], lo[MAX_NODE + 1], hi[MAX_NODE + 1];
+	char why[200];
+
+	if (nodes_total_mib(&o->preferred) > o->fill_cap_mib) {
+		snprintf(why, sizeof(why), "filling %ld MiB exceeds --fill-cap-mib %ld",
+			 nodes_total_mib(&o->preferred), o->fill_cap_mib);
+		tap_skip(why, "fallback fill-level sweep");
+		return;
+	}
+	/*
+	 * A CPU-less node's per-CPU lists may hold up to its low watermark
+	 * (6.12 sizes them from it, split over every CPU): free pages that
+	 * MemFree, and so the watermark check, does not see until they drain.
+	 * The smallest lists the kernel allows (high = 4 batches) keep a level
+	 * where it was filled; restored at the end.
+	 */
+	if (knob_save_write("/proc/sys/vm/percpu_pagelist_high_fraction", 1L << 20))
+		msg("vm.percpu_pagelist_high_fraction: not set; the levels may drift");
+	for (int lv = 0; lv < LV_COUNT; lv++) {
+		size_t probe = MIB;
+		struct filler f;
+		bool bad = false;
+
+		memset(target, 0, sizeof(target));
+		ns_for_each(n, &o->preferred) {
+			size_t quarter;
+
+			if (n > MAX_NODE || (target[n] = level_band(n, lv, &lo[n], &hi[n])) < 0) {
+				bad = true;
+				break;
+			}
+			/* the probe stays inside the band: a quarter of it at most */
+			quarter = (size_t)(hi[n] - lo[n]) / 4 * 1024 / 4096 * 4096;
+			if (quarter < probe)
+				probe = quarter;
+		}
+		if (bad || probe < 16 * 4096) {
+			tap_skip(bad ? "a preferred node without watermarks" :
+				 "the band is under 256 KiB wide", "fallback %s", level_names[lv]);
+			continue;
+		}
+		if (filler_start_level(&f, &o->preferred, target)) {
+			tap(false, "fallback %s: the filler took the preferred nodes to the level",
+			    level_names[lv]);
+			filler_stop(&f);
+			continue;
+		}
+		f.held = true;
+		msg("fill level %s: filler pid %d holds %ld MiB, probe %zu KiB",
+		    level_names[lv], f.pid, f.mib, probe / 1024);
+		for (size_t i = 0; i < sizeof(subjects) / sizeof(subjects[0]); i++) {
+			enum pol p = subjects[i];
+			struct lv_case c = { o, { "fallback", pol_names[p], "4k", level_names[lv] },
+					     p, probe };
+			enum outcome oc;
+			char metric[48];
+
+			if (!pol_wanted(o, p, "fallback"))
+				continue;
+			memset(sh, 0, sizeof(*sh));
+			/* a probe or the per-CPU lists draining may move MemFree: fill again once */
+			pcp_drain(&o->preferred, 1024);
+			if (level_missed(o, lo, hi, why, sizeof(why))) {
+				msg("%s/%s: %s; filling again", pol_names[p], level_names[lv], why);
+				filler_stop(&f);
+				if (filler_start_level(&f, &o->preferred, target))
+					f.pid = -1;
+			}
+			ns_for_each(n, &o->preferred) {
+				if (n > MAX_NODE)
+					break;
+				snprintf(metric, sizeof(metric), "level_free_mib_node%d", n);
+				out_row(&c.k, metric, (double)node_meminfo_kib(n, "MemFree") / 1024,
+					"MiB");
+				snprintf(metric, sizeof(metric), "level_target_mib_node%d", n);
+				out_row(&c.k, metric, (double)target[n] / 1024, "MiB");
+			}
+			if (f.pid < 0 || level_missed(o, lo, hi, sh->invalid_why,
+						      sizeof(sh->invalid_why))) {
+				if (f.pid < 0)
+					snprintf(sh->invalid_why, sizeof(sh->invalid_why),
+						 "filler_gone: the nodes could not be filled again");
+				report_outcome(&c.k, OUT_INVALID, sh, 4096);
+				continue;
+			}
+			oc = run_case(&c.k, &f, lv_child, &c, sh, 300);
+			report_outcome(&c.k, oc, sh, 4096);
+			if (oc != OUT_COMPLETED)
+				continue;
+			if (level_expect_on_set(p, lv))
+				tap(sh->inside_frac >= 1.0,
+				    "fallback %s/%s: every page on the preferred nodes (%.4f)",
+				    pol_names[p], level_names[lv], sh->inside_frac);
+			else
+				tap(sh->inside_frac <= 0.01,
+				    "fallback %s/%s: under the low watermark the fast path leaves the preferred node (%.4f on the set)",
+				    pol_names[p], level_names[lv], sh->inside_frac);
+		}
+		f.held = false;
+		filler_stop(&f);
+	}
+	knobs_restore();
+}
+
 static int run_fallback(const struct opts *o)
 {
 	struct shared *sh = shared_new();
@@ -309,6 +611,19 @@ static int run_fallback(const struct opts *o)
 					    pol_names[p], scenario_names[sc], sh->result[2],
 					    sh->result[8], sh->result[6], sh->result[7]);
 				}
+				if (p == POL_BIND)
+					tap(sh->inside_frac >= 1.0,
+					    "fallback bind/%s/%s: every resident page on the bound nodes (%.4f of %.0f pages)",
+					    pagesize_names[ps], scenario_names[sc], sh->inside_frac,
+					    sh->result[2]);
+				if (sh->result[10]) {
+					double tol = sh->result[2] * 0.01 > 32 ? sh->result[2] * 0.01 : 32;
+
+					tap(sh->result[9] <= tol,
+					    "fallback %s/%s/%s: the series' per-node counters count each node's placed pages as hit or fallback, as the policy's mask says, and nothing else (worst difference %.0f pages, tolerance %.0f)",
+					    pol_names[p], pagesize_names[ps], scenario_names[sc],
+					    sh->result[9], tol);
+				}
 				if (sh->result[1]) {
 					double tol = sh->result[2] * 0.01 > 32 ? sh->result[2] * 0.01 : 32;
 
@@ -325,6 +640,8 @@ static int run_fallback(const struct opts *o)
 	}
 	if (o->scen_mask & 1u << SC_FREE)
 		fill_curve(o, sh, &failed);
+	if (o->scen_mask & 1u << SC_FULL)
+		level_sweep(o, sh);
 	return failed;
 }
 

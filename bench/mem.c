@@ -139,18 +139,6 @@ double clock_overhead_ns(void)
 	return (double)(t1 - t0) / (N + 1);
 }
 
-static void set_oom_adj(int adj)
-{
-	char buf[16];
-	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
-	int len = snprintf(buf, sizeof(buf), "%d\n", adj);
-
-	if (fd < 0 || write(fd, buf, (size_t)len) != len)
-		msg("/proc/self/oom_score_adj <- %d: %s", adj, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-}
-
 /* Children alive now, for the timeout path (main.c) to kill: never kill(0),
  * which would also hit the shell that started us. */
 #define MAX_LIVE 8
@@ -242,6 +230,50 @@ static long fill_node(int node, long headroom_mib)
 }
 
 /*
+ * Fill @node until MemFree is at most @target_kib, to the page: huge pages
+ * down to 8 MiB above the target (fill_node), then base pages.  What the
+ * fill-level sweep needs: its levels lie between watermarks a few MiB apart.
+ */
+static long fill_node_level(int node, long target_kib)
+{
+	long coarse = fill_node(node, target_kib / 1024 + 8), free_kib, len_kib;
+	struct nodeset one;
+	char *p;
+
+	if (coarse < 0)
+		return -1;
+	free_kib = node_meminfo_kib(node, "MemFree");
+	len_kib = free_kib - target_kib + 16 * 1024;
+	if (free_kib < 0 || free_kib <= target_kib)
+		return coarse;
+	p = mmap(NULL, (size_t)len_kib * 1024, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		msg("filler: mmap %ld KiB for node %d: %s", len_kib, node, strerror(errno));
+		return -1;
+	}
+	ns_clear(&one);
+	ns_set(&one, node);
+	if (sys_mbind(p, (size_t)len_kib * 1024, MPOL_BIND, &one, 0)) {
+		msg("filler: mbind BIND node %d: %s", node, strerror(errno));
+		return -1;
+	}
+	madvise(p, (size_t)len_kib * 1024, MADV_NOHUGEPAGE);
+	/*
+	 * Per-CPU list pages serve faults without lowering MemFree, and return
+	 * to it when the lists drain: drain them, and fill again, until MemFree
+	 * stays at the target (level_sweep() keeps the lists short).
+	 */
+	for (long off = 0, round = 0; round < 4; round++) {
+		for (; off < len_kib && node_meminfo_kib(node, "MemFree") > target_kib; off += 4)
+			p[off * 1024] = 1;
+		if (pcp_drain(&one, 1024) || node_meminfo_kib(node, "MemFree") <= target_kib)
+			break;
+	}
+	return coarse;
+}
+
+/*
  * The filler runs at oom_score_adj -1000 (OOM_SCORE_ADJ_MIN): oom_badness()
  * never picks such a task, so the OOM of a BIND case on a full node falls on
  * the case (+500) and the scenario outlives it.  Its anonymous pages cannot
@@ -255,14 +287,122 @@ static long filler_extra_mib(const struct filler *f, int n)
 	return ns_has(&f->roomy, n) ? f->roomy_mib : 0;
 }
 
-int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib,
-		 const struct nodeset *roomy, long roomy_mib)
+/*
+ * The ballast.  The harness and the filler sit at -1000, which oom_badness()
+ * never picks; while a case runs, the case (+500) is the OOM killer's
+ * choice.  But an OOM can also come when no case is there to take it: after
+ * a case's memory was reaped (its task is then skipped, MMF_OOM_SKIP) while
+ * the nodes are still short, or from the harness's own allocations between
+ * cases.  Finding only -1000 tasks, the kernel panics ("System is
+ * deadlocked on memory") and the boot is lost.  The ballast is a task that
+ * holds ballast_kib() on each filled node at -999: any other task outscores
+ * it (a case at +500 by half the memory, whatever its size), so it is
+ * chosen only when nothing else can be, and its death frees memory on
+ * every node it held -- enough for the allocation that found nobody else
+ * to go on.  Enough means more than the per-CPU lists can swallow: freed
+ * pages go there first, MemFree and the watermark check do not see them,
+ * and with nothing reclaimable the allocator never drains the lists before
+ * it calls the OOM killer again (__alloc_pages_direct_reclaim() drains only
+ * after reclaim made progress).  6.12 sizes a node's lists up to its low
+ * watermark over all CPUs (a CPU-less node's are all remote), so the
+ * ballast holds the low watermark plus 4 MiB.  Seen with 4 MiB: the
+ * ballast killed, its pages reaped onto a per-CPU list, the next OOM 4 ms
+ * later found no task and panicked.  The filler cannot play that part: its whole RSS counts in
+ * oom_badness(), so at -999 it would outscore a small case on a
+ * nodemask-constrained OOM.  A ballast gone breaks the scenario (the case
+ * that saw it is invalid, "ballast_gone"); the next case fills again.
+ */
+static long ballast_kib(int node)
+{
+	long low = node_wmark_kib(node, "low");
+
+	return (low > 0 ? low : 0) + 4096;
+}
+
+static int ballast_start(struct filler *f, const struct nodeset *nodes)
+{
+	int pfd[2];
+	char ack;
+	ssize_t r;
+
+	f->ballast_pid = -1;
+	f->ballast_reaped = false;
+	if (pipe(pfd)) {
+		msg("ballast: pipe: %s", strerror(errno));
+		return -1;
+	}
+	out_flush();
+	f->ballast_pid = fork();
+	if (f->ballast_pid < 0) {
+		msg("ballast: fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (f->ballast_pid == 0) {
+		close(pfd[0]);
+		child_signals();
+		oom_adj_self(-999);
+		ns_for_each(n, nodes) {
+			struct nodeset one;
+			size_t len = (size_t)ballast_kib(n) * 1024;
+			char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			ns_clear(&one);
+			ns_set(&one, n);
+			if (p == MAP_FAILED || sys_mbind(p, len, MPOL_BIND, &one, 0)) {
+				msg("ballast: %zu KiB on node %d: %s", len / 1024, n,
+				    strerror(errno));
+				_exit(1);
+			}
+			/* base pages: a kill frees them whatever THP is doing */
+			madvise(p, len, MADV_NOHUGEPAGE);
+			for (size_t off = 0; off < len; off += 4096)
+				p[off] = 1;
+		}
+		ack = 1;
+		if (write(pfd[1], &ack, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	live_add(f->ballast_pid);
+	close(pfd[1]);
+	r = read(pfd[0], &ack, 1);
+	close(pfd[0]);
+	if (r != 1) {
+		msg("ballast (pid %d) died before it held its pages", f->ballast_pid);
+		waitpid(f->ballast_pid, NULL, 0);
+		live_del(f->ballast_pid);
+		f->ballast_pid = -1;
+		return -1;
+	}
+	return 0;
+}
+
+static void ballast_stop(struct filler *f)
+{
+	if (f->ballast_pid > 0 && !f->ballast_reaped) {
+		kill(f->ballast_pid, SIGKILL);
+		waitpid(f->ballast_pid, NULL, 0);
+		live_del(f->ballast_pid);
+	}
+	f->ballast_pid = -1;
+}
+
+/* filler_start() and filler_start_level(): f->level says which fill. */
+static int filler_spawn(struct filler *f, const struct nodeset *nodes, long headroom_mib,
+			const struct nodeset *roomy, long roomy_mib)
 {
 	int pfd[2];
 	long total = 0;
 	ssize_t r;
 
 	f->pid = -1;
+	/* first, so that the filler fills around it */
+	if (ballast_start(f, nodes))
+		return -1;
 	f->mib = 0;
 	f->reaped = false;
 	f->status = 0;
@@ -275,20 +415,23 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 		ns_clear(&f->roomy);
 	if (pipe(pfd)) {
 		msg("filler: pipe: %s", strerror(errno));
+		ballast_stop(f);
 		return -1;
 	}
 	out_flush();
 	f->pid = fork();
 	if (f->pid < 0) {
 		msg("filler: fork: %s", strerror(errno));
+		ballast_stop(f);
 		return -1;
 	}
 	if (f->pid == 0) {
 		close(pfd[0]);
 		child_signals();
-		set_oom_adj(-1000);
+		oom_adj_self(-1000);
 		ns_for_each(n, nodes) {
-			long got = fill_node(n, headroom_mib + filler_extra_mib(f, n));
+			long got = f->level && n <= MAX_NODE ? fill_node_level(n, f->level_kib[n]) :
+				   fill_node(n, headroom_mib + filler_extra_mib(f, n));
 
 			if (got < 0)
 				_exit(1);
@@ -318,7 +461,8 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 	 * moves a node far out of it.
 	 */
 	ns_for_each(n, nodes) {
-		long target = fill_target_mib(n, headroom_mib + filler_extra_mib(f, n)) * 1024;
+		long target = f->level ? f->level_kib[n] :
+			      fill_target_mib(n, headroom_mib + filler_extra_mib(f, n)) * 1024;
 		long now = node_free_pcp_kib(n);
 		long lo = node_wmark_kib(n, "min") - 4096;
 
@@ -330,11 +474,26 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 	return 0;
 }
 
+int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib,
+		 const struct nodeset *roomy, long roomy_mib)
+{
+	f->level = false;
+	return filler_spawn(f, nodes, headroom_mib, roomy, roomy_mib);
+}
+
+int filler_start_level(struct filler *f, const struct nodeset *nodes, const long *level_kib)
+{
+	f->level = true;
+	for (int n = 0; n <= MAX_NODE; n++)
+		f->level_kib[n] = level_kib[n];
+	return filler_spawn(f, nodes, 0, NULL, 0);
+}
+
 int filler_restart(struct filler *f)
 {
 	struct nodeset nodes = f->nodes, roomy = f->roomy;
 
-	return filler_start(f, &nodes, f->headroom_mib, &roomy, f->roomy_mib);
+	return filler_spawn(f, &nodes, f->headroom_mib, &roomy, f->roomy_mib);
 }
 
 long node_free_pcp_kib(int node)
@@ -350,6 +509,16 @@ bool filler_alive(struct filler *f)
 
 	if (f->pid <= 0 || f->reaped)
 		return false;
+	if (f->ballast_pid <= 0 || f->ballast_reaped)
+		return false;
+	w = waitpid(f->ballast_pid, NULL, WNOHANG);
+	if (w != 0) {
+		if (w < 0)
+			msg("ballast: waitpid %d: %s", f->ballast_pid, strerror(errno));
+		f->ballast_reaped = true;
+		live_del(f->ballast_pid);
+		return false;
+	}
 	w = waitpid(f->pid, &f->status, WNOHANG);
 	if (w == 0)
 		return true;
@@ -363,6 +532,7 @@ bool filler_alive(struct filler *f)
 
 void filler_stop(struct filler *f)
 {
+	ballast_stop(f);
 	if (f->pid > 0 && !f->reaped) {
 		kill(f->pid, SIGKILL);
 		waitpid(f->pid, NULL, 0);
@@ -461,7 +631,7 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 
 		child_signals();
 		/* the parent is protected (-1000); the case must be the victim */
-		set_oom_adj(500);
+		oom_adj_self(500);
 		rc = fn(arg, sh);
 		out_flush();
 		_exit(rc);

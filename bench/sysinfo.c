@@ -435,6 +435,20 @@ void counters_read(struct counters *c)
 			counters_add(c, full, v);
 		}
 		fclose(f);
+		/* the series' per-node counters (where a page came from) */
+		snprintf(path, sizeof(path), NODE_DIR "/node%d/vmstat", n);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			char key[40], full[56];
+
+			if (sscanf(line, "%39s %lld", key, &v) != 2 || strncmp(key, "mpol_", 5))
+				continue;
+			snprintf(full, sizeof(full), "node%d.%s", n, key);
+			counters_add(c, full, v);
+		}
+		fclose(f);
 	}
 }
 
@@ -560,4 +574,42 @@ int hugetlb_reserve(int node, long pages, long *got)
 	if (knob_save_write(path, pages))
 		return -1;
 	return knob_read_long(path, got);
+}
+
+void oom_adj_self(int adj)
+{
+	char buf[16];
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+	int len = snprintf(buf, sizeof(buf), "%d\n", adj);
+
+	if (fd < 0 || write(fd, buf, (size_t)len) != len)
+		msg("/proc/self/oom_score_adj <- %d: %s", adj, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+int pcp_drain(const struct nodeset *ns, long max_kib)
+{
+	for (int i = 0; i < 64; i++) {
+		bool small = true;
+
+		ns_for_each(n, ns) {
+			long kib = node_pcp_kib(n);
+
+			if (kib < 0)
+				return -1;
+			if (kib > max_kib)
+				small = false;
+		}
+		if (small)
+			return 0;
+		/*
+		 * Each write runs refresh_cpu_vm_stats() on every CPU: it decays
+		 * the lists' high mark by an eighth and frees what is above it,
+		 * and drains a CPU's list of a remote node after three calls.
+		 */
+		if (write_str("/proc/sys/vm/stat_refresh", "1\n", 2))
+			return -1;
+	}
+	return -1;
 }

@@ -161,6 +161,11 @@ long node_meminfo_kib(int node, const char *field);	/* -1 if unknown */
 long node_wmark_kib(int node, const char *which);	/* min/low/high, KiB */
 /* Pages on @node's per-CPU lists (zoneinfo pagesets): free, yet not in MemFree. */
 long node_pcp_kib(int node);
+/*
+ * Empty the per-CPU lists of @ns into the free lists until each node holds
+ * at most @max_kib there (vm.stat_refresh, up to 64 times); 0, or -1.
+ */
+int pcp_drain(const struct nodeset *ns, long max_kib);
 long long vmstat_get(const char *name);	/* one /proc/vmstat counter, -1 if absent */
 /* vmstat_get(@name) - @before, -1 when either is unknown */
 long long vmstat_delta(const char *name, long long before);
@@ -227,6 +232,10 @@ struct filler {
 	struct nodeset roomy;		/* of those, left roomy_mib more than the headroom */
 	long headroom_mib, roomy_mib;
 	long band_lo_kib[MAX_NODE + 1], band_hi_kib[MAX_NODE + 1];
+	bool level;			/* filled to level_kib (filler_start_level) */
+	long level_kib[MAX_NODE + 1];	/* MemFree each filled node is taken down to */
+	int ballast_pid;		/* the killable holder of memory on each node, or -1 */
+	bool ballast_reaped;		/* filler_alive() found the ballast gone */
 };
 /* Children take SIGTERM/SIGINT by default: only the harness reports. */
 void child_signals(void);
@@ -238,11 +247,15 @@ void children_kill(void);
  */
 int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib,
 		 const struct nodeset *roomy, long roomy_mib);
+/* Fill @nodes until MemFree of node N is at most level_kib[N], to the page. */
+int filler_start_level(struct filler *f, const struct nodeset *nodes, const long *level_kib);
 /* The same fill again, after a filler was lost. */
 int filler_restart(struct filler *f);
 void filler_stop(struct filler *f);
 /* Is the filler still there?  A dead one is reaped here (f->status). */
 bool filler_alive(struct filler *f);
+/* Write /proc/self/oom_score_adj (a failure is said, not fatal). */
+void oom_adj_self(int adj);
 /* MemFree + per-CPU list pages of @node: what a case's band is checked on. */
 long node_free_pcp_kib(int node);
 

@@ -138,17 +138,6 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
-static void set_oom_adj(const char *adj)
-{
-	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
-
-	if (fd < 0 || write(fd, adj, strlen(adj)) < 0)
-		msg("/proc/self/oom_score_adj <- %.*s: %s", (int)strcspn(adj, "\n"), adj,
-		    strerror(errno));
-	if (fd >= 0)
-		close(fd);
-}
-
 /* mpolrun beside this binary (host tests), else on PATH (the guest's /bin). */
 static char *find_mpolrun(void)
 {
@@ -251,7 +240,7 @@ static int run_workload(char **argv, int timeout, struct run *r)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGINT, SIG_DFL);
 		/* wlrun is protected; the workload is an ordinary candidate */
-		set_oom_adj("0\n");
+		oom_adj_self(0);
 		/* the workload's stdout would be taken for channel lines */
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 		execvp(argv[0], argv);
@@ -650,7 +639,7 @@ int main(int argc, char **argv)
 	setenv("WL_DIR", scratch, 1);
 	signal(SIGTERM, on_stop);
 	signal(SIGINT, on_stop);
-	set_oom_adj("-1000\n");
+	oom_adj_self(-1000);
 
 	cmd[nc++] = find_mpolrun();
 	cmd[nc++] = "--policy";
