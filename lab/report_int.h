@@ -123,6 +123,8 @@ size_t all_skipped_steps(const struct run *r, struct sbuf *b);
 char *node_word(const struct row *w, bool *same, double *node);
 /* Per one-node preferred set, where preferred's and preferred-many's overflow went; count. */
 size_t single_node_summary(struct run *r, struct sbuf *b);
+/* The fill-level sentences (report_levels.c), one a line; returns how many. */
+size_t level_summary(struct run *r, struct sbuf *b);
 /* Every row of this OOM case (page size, scenario) is setup_error. */
 bool oom_case_unrunnable(struct run *r, const char *ps, const char *sc);
 /* Ran its OOM cases and completed each (any_oom: the run has OOM rows at all). */
@@ -151,6 +153,8 @@ int fits_parse(const char *s, enum fits *f);
 const char *fits_name(enum fits f);
 /* " (summary.csv line 12)", " (summary.csv lines 12, 40 and 3 more)": the rows behind a figure. */
 void cite(const struct run *r, const struct row *w, struct sbuf *b);
+/* The same for several figures at once: one parenthesis, lines in order. */
+void cite_rows(const struct run *r, const struct row *const *w, size_t n, struct sbuf *b);
 /*
  * The verdict for the user's case into @b, the rule and the fault cost
  * behind it into @why (which may be @b), from this run's rows; Markdown-ish
@@ -201,6 +205,8 @@ void doc_cell(struct doc *d, const char *text);
 void doc_cell_num(struct doc *d, double v);
 void doc_row_end(struct doc *d);
 void doc_table_end(struct doc *d);
+/* The fill-level section (bench fallback's level-* cases); nothing without them. */
+void sec_fill_levels(struct doc *d, struct run *r);
 
 /* @scripts: the gnuplot scripts' directory, NULL for no figure */
 int compare_runs(char **dirs, int n, const char *outdir, const char *scripts);

@@ -120,9 +120,15 @@ static void cites_put(const struct run *r, struct cites *c, struct sbuf *b)
 
 void cite(const struct run *r, const struct row *w, struct sbuf *b)
 {
+	cite_rows(r, &w, 1, b);
+}
+
+void cite_rows(const struct run *r, const struct row *const *w, size_t n, struct sbuf *b)
+{
 	struct cites c = { 0 };
 
-	cites_add(&c, w);
+	for (size_t i = 0; i < n; i++)
+		cites_add(&c, w[i]);
 	cites_put(r, &c, b);
 }
 

@@ -1370,6 +1370,7 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sec_latency(d, r, e);
 	sec_fallback_order(d, r, e);
 	sec_single_node(d, r);
+	sec_fill_levels(d, r);
 
 	doc_heading(d, 2, "figures", "Figures");
 	{

@@ -1047,3 +1047,49 @@ TEST(report_rule_fault_cost_condition_follows_fits)
 	CHECK(strstr(b.s, "scenario full: the preferred nodes held") == NULL);
 	sb_free(&b);
 }
+
+/*
+ * #17 item 2: the fill-level sentences come from the rows.  Under low,
+ * preferred off the set and the others on it gives two groups; the same
+ * rows with preferred on the set give one; a level without rows says
+ * nothing.
+ */
+static size_t level_text(const char *pref_frac, struct sbuf *b)
+{
+	struct row rows[] = {
+		mkrow("fallback", "bind", "pmem:1", "4k", "level-min-low", "on_set_frac", "1"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "level-min-low", "on_set_frac", pref_frac),
+		mkrow("fallback", "preferred-many", "pmem:1", "4k", "level-min-low", "on_set_frac", "1"),
+		mkrow("fallback", "preferred", "pmem:1", "4k", "level-low-high", "on_set_frac", "1"),
+	};
+	struct run r = { 0 };
+	size_t n;
+
+	mk_boot = "b1";
+	r.boot_rows = rows;
+	r.nboot_rows = sizeof(rows) / sizeof(rows[0]);
+	for (size_t i = 0; i < r.nboot_rows; i++)
+		rows[i].line = (unsigned)i + 2;
+	run_aggregate(&r);
+	n = level_summary(&r, b);
+	run_aggregate_free(&r);
+	return n;
+}
+
+TEST(report_fill_level_sentences_from_the_rows)
+{
+	struct sbuf differ = { 0 }, same = { 0 };
+
+	CHECK(level_text("0", &differ) == 2);
+	CHECK(strstr(differ.s, "With pmem:1 held between the min and low watermarks, bind and "
+			       "preferred-many put 100 % of the probe on them (summary.csv lines 2, 4); "
+			       "preferred put 0 % of the probe on them (summary.csv line 3).") != NULL);
+	CHECK(strstr(differ.s, "With pmem:1 held between the low and high watermarks, preferred put "
+			       "100 % of the probe on them (summary.csv line 5).") != NULL);
+	CHECK(strstr(differ.s, "above the high") == NULL);
+	level_text("1", &same);
+	CHECK(strstr(same.s, "bind, preferred and preferred-many put 100 %") != NULL);
+	CHECK(strstr(same.s, "put 0 %") == NULL);
+	sb_free(&differ);
+	sb_free(&same);
+}
