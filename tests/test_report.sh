@@ -177,6 +177,38 @@ check "old model rows: the arithmetic mean is not in the headline" \
 	sh -c "grep '^|interleave (reference) |pmem:1 |' '$OLDM/report.md' | grep -qF '|193 |n/a (parallel bound n/a) |'"
 check "old model rows: the figure says it has no bandwidth" grep -qF '>no modeled bandwidth in this run<' "$OLDM/plots/model-cost.svg"
 
+# --- #18 item 4: the model after the fill, from the fill curve's per-node shares ---
+# run-small has none (its cut kept only the on-set share): bench model's own case, said so
+check "format 1 cut: the model is not after the fill, and why" \
+	grep -qF "Not modeled: this run's fill curve has no per-node shares of its steps" "$RUN/report.md"
+FILL=$TMP/fill/dram-pmem-20261202-215445
+"$ROOT/tests/fixtures/make-run-fill.sh" "$FILL"
+"$LABTOOL" report "$FILL" >/dev/null 2>"$TMP/err" || { not_ok "report of the format-2 fill run"; sed 's/^/# /' "$TMP/err"; }
+check "fill model: the columns are titled as a model after the fill" \
+	grep -qF '|model after the fill: read latency, ns (page-weighted) |model after the fill: read bandwidth, MB/s (serial, time-weighted; parallel bound) |' "$FILL/report.md"
+# bind kept 896 MiB on node 1 (305 ns, 39400 MB/s); preferred put 192.3 of
+# 1088 MiB on node 0 (81 ns, 100000 MB/s): 265.4 ns, 1 / (0.8233/39400 +
+# 0.1767/100000) = 44125 MB/s serial, min(39400/0.8233, 100000/0.1767) = 47857
+check "fill model: bind where its pages stayed" \
+	sh -c "grep '^|bind |pmem:1 |' '$FILL/report.md' | grep -qF '|305 |39400 (parallel bound 39400) |'"
+check "fill model: preferred with its overflow to node 0" \
+	sh -c "grep '^|preferred |pmem:1 |' '$FILL/report.md' | grep -qF '|265.4 |44125 (parallel bound 47857) |'"
+check "fill model: preferred-many with its own overflow" \
+	sh -c "grep '^|preferred-many |pmem:1 |' '$FILL/report.md' | grep -qF '|267.7 |43820 (parallel bound 47268) |'"
+check "fill model: a policy without a fill curve is bench model's own case, marked (free)" \
+	sh -c "grep '^|interleave (reference) |pmem:1 |' '$FILL/report.md' | grep -qF '|193 (free) |56528 (parallel bound 78800) (free) |'"
+check "fill model: the section says where preferred's pages went, with its rows" \
+	grep -qE '^\*\*preferred pmem:1\*\*: its fill curve placed 1088 MiB \(22 steps\): node 1 82.33%, node 0 17.67%\. Modeled read latency 265.4 ns, read bandwidth 44125 MB/s serial \(parallel bound 47857 MB/s\) \(summary\.csv lines [0-9]' "$FILL/report.md"
+check "fill model: beside bench model's own case with nothing full" \
+	grep -qF "With nothing full (bench model's own case, 4k pages, scenario free): 305 ns, 39400 MB/s (summary.csv lines 801, 802); after the fill: read latency 39.58 ns lower, serial bandwidth 4725 MB/s higher." "$FILL/report.md"
+check "fill model: bind's curve ended in its OOM kill, said" \
+	grep -qF '**bind pmem:1**: its fill curve placed 896 MiB (16 steps; it ended oom\_killed): node 1 100%.' "$FILL/report.md"
+check "fill model: the figure's data" grep -q '^"preferred pmem:1" 265.41' "$FILL/plots/data/model-cost.dat"
+check "fill model: the figure marks bench model's own case" grep -q '^"interleave pmem:1 (free)" 193 ' "$FILL/plots/data/model-cost.dat"
+check "fill model: the figure is titled as a model after the fill" \
+	grep -qF 'Modeled access cost after the fill (a model, from HMAT)' "$FILL/plots/model-cost.svg"
+check "fill model: the html says it too" grep -qF '<h2 id="model-fill">Modeled access cost after the fill (a model)</h2>' "$FILL/report.html"
+
 # --- without meta.json: facts from the guest's META line and run.args ---
 NOMETA=$TMP/nometa/dram-pmem-20261202-215445
 mkdir -p "$TMP/nometa" && cp -r "$FIXTURE" "$NOMETA" && rm "$NOMETA/meta.json"
