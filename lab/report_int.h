@@ -116,6 +116,13 @@ void fill_model_get(struct run *r, const struct entry *en, struct fill_model *m,
 		    struct cites *c);
 /* "node 1 82.4%, node 0 17.6%": the placement by share, largest first. */
 void fill_model_placement(const struct fill_model *m, struct sbuf *b);
+/*
+ * "Memory-side cache: bench model assumed it serves 25% of the accesses to
+ * the pages on its nodes for bind pmem:1, ... (rows). ": the assumed hit
+ * share of bench model's own cases, grouped by value, and the policies whose
+ * cache had no figures; nothing without such rows.  Returns how many policies.
+ */
+size_t cache_hit_summary(struct run *r, const struct entries *e, struct sbuf *b);
 /* Bench model's own row for a policy (4k, else any page size); NULL unless numeric. */
 struct row *model_free_row(struct run *r, const char *policy, const char *nodes,
 			   const char *metric);

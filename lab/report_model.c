@@ -325,3 +325,59 @@ size_t fill_model_summary(struct run *r, const struct entries *e, const struct h
 	}
 	return n;
 }
+
+size_t cache_hit_summary(struct run *r, const struct entries *e, struct sbuf *b)
+{
+	struct cites c = { 0 };
+	struct sbuf bare = { 0 };
+	char (*val)[32] = xcalloc(e->n ? e->n : 1, sizeof(*val));
+	bool *done = xcalloc(e->n ? e->n : 1, sizeof(*done));
+	size_t n = 0, nbare = 0;
+
+	for (size_t i = 0; i < e->n; i++) {
+		struct row *w = model_free_row(r, e->v[i].policy, e->v[i].nodes, "model_cache_hit_frac");
+		struct row *cov = model_free_row(r, e->v[i].policy, e->v[i].nodes,
+						 "model_cache_coverage_frac");
+
+		done[i] = !w;
+		if (!w)
+			continue;
+		fmt_num(val[i], sizeof(val[i]), 100 * w->num);
+		cites_add(&c, w);
+		if (cov && cov->num == 0) {
+			sb_printf(&bare, "%s%s", nbare++ ? ", " : "", e->v[i].label);
+			cites_add(&c, cov);
+		}
+		n++;
+	}
+	if (!n)
+		goto out;
+	sb_puts(b, "Memory-side cache: bench model assumed it serves ");
+	/* one group per share, in the order of the policies */
+	for (size_t i = 0, groups = 0; i < e->n; i++) {
+		if (done[i])
+			continue;
+		sb_printf(b, "%s%s%% of the accesses to the pages on its nodes for ",
+			  groups++ ? "; " : "", val[i]);
+		for (size_t k = i, m = 0; k < e->n; k++)
+			if (!done[k] && !strcmp(val[k], val[i])) {
+				sb_printf(b, "%s%s", m++ ? ", " : "", e->v[k].label);
+				if (k != i)
+					done[k] = true;
+			}
+		done[i] = true;
+	}
+	sb_puts(b, " (model_cache_hit_frac: an assumption, tierbench --model-cache-hit, else the "
+		   "cache's size over the node's)");
+	if (nbare)
+		sb_printf(b, "; the run has no figures for the cache of the pages of %s, priced as "
+			     "their memory (model_cache_coverage_frac 0)", bare.s);
+	cites_put(r, &c, b);
+	sb_puts(b, ". ");
+out:
+	free(c.v);
+	sb_free(&bare);
+	free(val);
+	free(done);
+	return n;
+}

@@ -356,12 +356,14 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 			sb_puts(&note, "The \"model:\" columns are a model, not a measurement (QEMU "
 				       "does not make slow nodes slow): bench model's own placement, "
 				       "with nothing full, with the HMAT figures. ");
-		if (have_model)
+		if (have_model) {
 			sb_puts(&note, "Latency is the page-weighted mean; bandwidth is the serial, "
 				       "time-weighted figure 1 / Σ(share / bandwidth) of one stream "
 				       "touching the pages in turn, with the parallel bound min(bandwidth "
 				       "/ share), the most every node's channel busy at once could give, "
 				       "beside it (bench/README.md, model). ");
+			cache_hit_summary(r, e, &note);
+		}
 		sb_puts(&note, "\"n/a\": the run has no such row.");
 		doc_para(d, NULL, note.s);
 		sb_free(&note);

@@ -209,6 +209,30 @@ check "fill model: the figure is titled as a model after the fill" \
 	grep -qF 'Modeled access cost after the fill (a model, from HMAT)' "$FILL/plots/model-cost.svg"
 check "fill model: the html says it too" grep -qF '<h2 id="model-fill">Modeled access cost after the fill (a model)</h2>' "$FILL/report.html"
 
+check "no memory-side cache: no hit share said" sh -c "! grep -q 'Memory-side cache' '$FILL/report.md'"
+# the same run with a memory-side cache in front of node 1 (a hit at 81 ns,
+# 100000 MB/s, 25 % assumed): bench model's rows as tierbench writes them
+CACHE=$TMP/cache/dram-pmem-20261202-215445
+mkdir -p "$TMP/cache" && cp -r "$FILL" "$CACHE"
+awk -F, -v OFS=, '{ print }
+$2 == "model" && $3 == "-" && $7 == "hmat_read_latency_node1" {
+	$7 = "model_cache_read_latency_node1"; $8 = 81; print
+	$7 = "model_cache_read_bandwidth_node1"; $8 = 100000; $9 = "MB/s"; print
+	$7 = "model_cache_hit_frac_node1"; $8 = 0.25; $9 = "ratio"; print
+}
+$2 == "model" && $3 == "bind" && $7 == "model_coverage_frac" {
+	$7 = "model_cache_hit_frac"; $8 = 0.25; print
+	$7 = "model_cache_coverage_frac"; $8 = 1; print
+}' "$FILL/summary.csv" >"$CACHE/summary.csv"
+"$LABTOOL" report --no-plots "$CACHE" >/dev/null 2>"$TMP/err" || { not_ok "report of the run with a cache"; sed 's/^/# /' "$TMP/err"; }
+check "cache: the hit share bench model assumed, under the headline" \
+	grep -qE "Memory-side cache: bench model assumed it serves 25% of the accesses to the pages on its nodes for bind pmem:1 \(model\\\\_cache\\\\_hit\\\\_frac: an assumption, tierbench --model-cache-hit, else the cache's size over the node's\) \(summary\.csv line [0-9]+\)\. " "$CACHE/report.md"
+# node 1: 0.25 * 81 + 0.75 * 305 = 249 ns; preferred's 895.7 MiB there, 192.3 on node 0
+check "cache: the model after the fill prices the hits" \
+	sh -c "grep '^|preferred |pmem:1 |' '$CACHE/report.md' | grep -qF '|219.3 |'"
+check "cache: the section states the share it assumed" \
+	grep -qF 'A memory-side cache is assumed to serve 25% of the accesses to the pages on its nodes (model\_cache\_hit\_frac\_node\<N\>).' "$CACHE/report.md"
+
 # --- without meta.json: facts from the guest's META line and run.args ---
 NOMETA=$TMP/nometa/dram-pmem-20261202-215445
 mkdir -p "$TMP/nometa" && cp -r "$FIXTURE" "$NOMETA" && rm "$NOMETA/meta.json"

@@ -1197,3 +1197,53 @@ TEST(report_model_after_the_fill_states_the_cache_hit_share)
 			  "memory") != NULL);
 	sb_free(&b);
 }
+
+/* bench model's own cases: the cache's assumed hit share, said where a cache exists */
+static size_t cache_text(const char *bind_hit, const char *pm_cov, struct sbuf *b)
+{
+	struct row rows[] = {
+		mkrow("model", "bind", "pmem:1", "4k", "free", "model_read_latency_ns", "240"),
+		mkrow("model", "bind", "pmem:1", "4k", "free", "model_cache_hit_frac", bind_hit),
+		mkrow("model", "bind", "pmem:1", "4k", "free", "model_cache_coverage_frac", "1"),
+		mkrow("model", "preferred", "pmem:1", "4k", "free", "model_read_latency_ns", "240"),
+		mkrow("model", "preferred", "pmem:1", "4k", "free", "model_cache_hit_frac", "0.25"),
+		mkrow("model", "preferred", "pmem:1", "4k", "free", "model_cache_coverage_frac", "1"),
+		mkrow("model", "preferred-many", "pmem:1", "4k", "free", "model_read_latency_ns", "300"),
+		mkrow("model", "preferred-many", "pmem:1", "4k", "free", "model_cache_hit_frac", "0.25"),
+		mkrow("model", "preferred-many", "pmem:1", "4k", "free", "model_cache_coverage_frac",
+		      pm_cov),
+		/* no pages on a cached node: no hit share */
+		mkrow("model", "default", "pmem:1", "4k", "free", "model_read_latency_ns", "100"),
+	};
+	struct run r = { 0 };
+	struct entries e;
+	size_t n;
+
+	r.rows = rows;
+	r.nrows = sizeof(rows) / sizeof(rows[0]);
+	collect_entries(&r, &e);
+	b->len = 0;
+	sb_puts(b, "");
+	n = cache_hit_summary(&r, &e, b);
+	entries_free(&e);
+	return n;
+}
+
+TEST(report_model_cache_hit_share_from_the_rows)
+{
+	struct sbuf b = { 0 };
+
+	CHECK(cache_text("0.25", "1", &b) == 3);
+	CHECK_STR(b.s, "Memory-side cache: bench model assumed it serves 25% of the accesses to the "
+		       "pages on its nodes for bind pmem:1, preferred pmem:1, preferred-many pmem:1 "
+		       "(model_cache_hit_frac: an assumption, tierbench --model-cache-hit, else the "
+		       "cache's size over the node's). ");
+	/* contrary data: another share for bind, no figures for preferred-many's cache */
+	CHECK(cache_text("0.5", "0", &b) == 3);
+	CHECK(strstr(b.s, "serves 50% of the accesses to the pages on its nodes for bind pmem:1; 25% "
+			  "of the accesses to the pages on its nodes for preferred pmem:1, "
+			  "preferred-many pmem:1 (") != NULL);
+	CHECK(strstr(b.s, "the run has no figures for the cache of the pages of preferred-many "
+			  "pmem:1, priced as their memory (model_cache_coverage_frac 0)") != NULL);
+	sb_free(&b);
+}
