@@ -5,7 +5,9 @@
 # byte-identical files; bad input fails with file:line and writes nothing;
 # headless Chromium loads the page with every figure decoded; the first
 # screen is the verdict, the fill curve, the OOM matrix, then the tables,
-# and at 1280x800 the fill curve starts inside the window.
+# and at 1280x800 the fill curve starts inside the window; the model after
+# the fill on a format-2 run with per-node fill shares
+# (tests/fixtures/make-run-fill.sh), with and without a memory-side cache.
 # Exit 0 pass, 1 fail, 77 skip (what is missing is named).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
