@@ -47,9 +47,13 @@ static int mem_nodes(const struct topo *t)
 /*
  * The cost model of fallback-order and model: the HMAT figures seen from CPU
  * 0's node, where the benchmark runs (the guest's sysfs only has each node's nearest
- * initiator's).  " --model-hmat N=RL/WL/RB/WB,..." or nothing.
+ * initiator's).  " --model-hmat N=RL/WL/RB/WB,..." or nothing; then
+ * " --model-cache-hmat N=..." for the memory-side caches whose figures the
+ * topology gives (the guest's sysfs has their size only).  Those are seen
+ * from the node's own initiator, so they go only where that is CPU 0's node:
+ * elsewhere the model prices the cache as its memory, and says so.
  */
-static void model_hmat_arg(const struct topo *t, struct sbuf *sb)
+void plan_model_args(const struct topo *t, struct sbuf *sb)
 {
 	int init = -1, first = 1;
 
@@ -64,6 +68,18 @@ static void model_hmat_arg(const struct topo *t, struct sbuf *sb)
 		if (!p->set || !t->node[j].mem_bytes)
 			continue;
 		sb_printf(sb, "%s%d=%u/%u/%u/%u", first ? " --model-hmat " : ",", j,
+			  p->read_latency_ns, p->write_latency_ns, p->read_bandwidth_mbps,
+			  p->write_bandwidth_mbps);
+		first = 0;
+	}
+	first = 1;
+	for (int j = 0; j < t->nnodes; j++) {
+		const struct topo_perf *p = &t->node[j].cache[0].perf;
+
+		if (!t->node[j].ncache || !p->set || t->node[j].initiator != init ||
+		    !t->hmat[init][j].set)
+			continue;
+		sb_printf(sb, "%s%d=%u/%u/%u/%u", first ? " --model-cache-hmat " : ",", j,
 			  p->read_latency_ns, p->write_latency_ns, p->read_bandwidth_mbps,
 			  p->write_bandwidth_mbps);
 		first = 0;
@@ -403,7 +419,7 @@ int cmd_plan(int argc, char **argv)
 					  names[k], targets[g].label, timeout, names[k], profile,
 					  targets[g].ids, targets[g].label);
 				if (!strcmp(names[k], "fallback-order") || !strcmp(names[k], "model"))
-					model_hmat_arg(t, &plan);
+					plan_model_args(t, &plan);
 				/* the latency cases' order: seeded by the boot id, so a
 				 * resumed boot runs them in the same order again */
 				if (!strcmp(names[k], "latency"))

@@ -33,6 +33,16 @@ const char *word_after(const char *s, const char *key, char *buf, size_t size);
 /* @s as a whole decimal number in [1, @max], else -1. */
 long parse_count(const char *s, long max);
 
+struct topo;
+struct sbuf;
+/*
+ * The cost model's figures for a plan step (cmd_plan.c): " --model-hmat
+ * N=RL/WL/RB/WB,..." seen from CPU 0's node, and " --model-cache-hmat ..."
+ * for the memory-side caches whose figures the topology gives from that
+ * node; nothing without HMAT.
+ */
+void plan_model_args(const struct topo *t, struct sbuf *sb);
+
 /* Exit codes shared by all commands (sysexits.h values). */
 #define EXIT_USAGE 64    /* bad command line */
 #define EXIT_INVALID 65  /* input file is invalid */

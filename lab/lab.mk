@@ -2,7 +2,10 @@
 # bench/stats.c: the order-statistic medians the guest uses, for the verdicts
 # over boots (lab/verdict.c); listed twice for the unit tests, $^ keeps one.
 # bench/order.c: the seed of the latency cases' order, from the boot id (plan).
-LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c bench/order.c
+# bench/costmodel.c: the guest's cost model, for the report's model after the
+# fill (lab/report_model.c), the same code rather than a copy.
+LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c bench/order.c \
+	    bench/costmodel.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # Other directories add C sources that the unit tests must also link.
@@ -12,6 +15,7 @@ host: $(B)/host/labtool
 
 $(B)/host/lab/verdict.o $(B)/san/lab/verdict.o $(B)/host/lab/report_run.o $(B)/san/lab/report_run.o \
 $(B)/host/lab/cmd_plan.o $(B)/san/lab/cmd_plan.o \
+$(B)/host/lab/report_model.o $(B)/san/lab/report_model.o \
 $(B)/san/tests/unit/test_verdict.o: HOST_CFLAGS += -Ibench
 
 $(B)/host/%.o: %.c

@@ -17,7 +17,10 @@
  *   oom: asked mib_obtained secs_to_outcome + outcome
  *   model: model_read_latency_ns (page-weighted mean),
  *       model_read_bandwidth_serial_mbps (time-weighted),
- *       model_read_bandwidth_parallel_bound_mbps ... (4k, thp)
+ *       model_read_bandwidth_parallel_bound_mbps ... (4k, thp; scenario free);
+ *       policy "-": hmat_read_{latency,bandwidth}_node<N>,
+ *       model_cache_read_*_node<N>, model_cache_hit_frac_node<N>: with the
+ *       fill curve's step_frac_node<N>, the model after the fill (report_model.c)
  *   boots/<boot>.hist: HIST lines, the latency histograms (CDF figures)
  *   other benches: workloads; every numeric metric is plotted per policy.
  * Rows nothing else shows end up in the "all figures" table.
@@ -436,14 +439,6 @@ static size_t fill_points(struct run *r, const struct entry *en, const char *ps,
 	return n;
 }
 
-/* Bench model's @metric for policy @p on nodes @n: 4k, else any page size. */
-static double model_figure(struct run *r, const char *p, const char *n, const char *metric)
-{
-	double v = numval(run_find(r, "model", p, n, "4k", NULL, metric));
-
-	return isnan(v) ? numval(run_find(r, "model", p, n, NULL, NULL, metric)) : v;
-}
-
 void compute_headline(struct run *r, const struct entries *e, struct headline *h)
 {
 	static const char *const lat_pref[] = { "free", "full", "pressure", NULL };
@@ -508,9 +503,17 @@ void compute_headline(struct run *r, const struct entries *e, struct headline *h
 		}
 		free(pts);
 		/* an older run's model_read_bandwidth_mbps (an arithmetic mean) is not shown */
-		l->model_lat = model_figure(r, p, n, "model_read_latency_ns");
-		l->model_bw = model_figure(r, p, n, "model_read_bandwidth_serial_mbps");
-		l->model_bw_bound = model_figure(r, p, n, "model_read_bandwidth_parallel_bound_mbps");
+		l->free_lat = numval(model_free_row(r, p, n, "model_read_latency_ns"));
+		l->free_bw = numval(model_free_row(r, p, n, "model_read_bandwidth_serial_mbps"));
+		l->free_bw_bound = numval(model_free_row(r, p, n,
+							 "model_read_bandwidth_parallel_bound_mbps"));
+		fill_model_get(r, &e->v[i], &l->fm, NULL);
+		h->have_fill_nodes |= !isnan(l->fm.mib);
+		l->model_after_fill = !isnan(l->fm.lat) || !isnan(l->fm.bw);
+		h->have_fill_model |= l->model_after_fill;
+		l->model_lat = l->model_after_fill ? l->fm.lat : l->free_lat;
+		l->model_bw = l->model_after_fill ? l->fm.bw : l->free_bw;
+		l->model_bw_bound = l->model_after_fill ? l->fm.bw_bound : l->free_bw_bound;
 		for (size_t k = 0; k < r->nrows; k++) {
 			struct row *w = &r->rows[k];
 			const char *o = row_outcome(w);
@@ -1564,7 +1567,14 @@ static int fig_model(struct plotctx *c)
 
 		if (isnan(l->model_lat) && isnan(l->model_bw) && isnan(l->model_bw_bound))
 			continue;
-		dat_str(&d, c->e->v[i].label);
+		if (c->h->have_fill_model && !l->model_after_fill) {
+			char *t = xasprintf("%s (free)", c->e->v[i].label);
+
+			dat_str(&d, t);
+			free(t);
+		} else {
+			dat_str(&d, c->e->v[i].label);
+		}
 		dat_num(&d, l->model_lat);
 		dat_num(&d, l->model_bw);
 		dat_num(&d, l->model_bw_bound);
@@ -1576,15 +1586,29 @@ static int fig_model(struct plotctx *c)
 	snprintf(sn, sizeof(sn), "%zu", n);
 	extra[1] = have_lat ? "1" : "0";
 	extra[2] = have_bw ? "1" : "0";
-	if (n)
+	if (n && c->h->have_fill_model)
+		rc = make_figure(c, "model", "model-cost",
+				 "Modeled access cost after the fill (a model, from HMAT)",
+				 "A model, not a measurement (QEMU does not make slow nodes slow): "
+				 "the read latency and bandwidth of where each policy's pages went "
+				 "over its fill curve, with the HMAT figures; \"(free)\": a policy "
+				 "without such a curve, at bench model's own placement with nothing "
+				 "full. Latency is the page-weighted mean (time per access adds up). "
+				 "Bandwidth is the serial, time-weighted figure 1 / Σ(share_i / "
+				 "bandwidth_i) of one stream touching the pages in turn (bars); the "
+				 "marks are the parallel bound min_i(bandwidth_i / share_i), the most "
+				 "every node's channel busy at once could give.",
+				 "model.gp", &d, extra);
+	else if (n)
 		rc = make_figure(c, "model", "model-cost", "Modeled access cost (a model, from HMAT)",
 				 "A model, not a measurement (QEMU does not make slow nodes slow): "
-				 "the read latency and bandwidth each policy's measured placement "
-				 "would see with the HMAT figures. Latency is the page-weighted mean "
-				 "(time per access adds up). Bandwidth is the serial, time-weighted "
-				 "figure 1 / Σ(share_i / bandwidth_i) of one stream touching the pages "
-				 "in turn (bars); the marks are the parallel bound min_i(bandwidth_i / "
-				 "share_i), the most every node's channel busy at once could give.",
+				 "the read latency and bandwidth of bench model's own placement of "
+				 "each policy, with nothing full, with the HMAT figures. Latency is "
+				 "the page-weighted mean (time per access adds up). Bandwidth is the "
+				 "serial, time-weighted figure 1 / Σ(share_i / bandwidth_i) of one "
+				 "stream touching the pages in turn (bars); the marks are the parallel "
+				 "bound min_i(bandwidth_i / share_i), the most every node's channel "
+				 "busy at once could give.",
 				 "model.gp", &d, extra);
 	sb_free(&d);
 	return rc;

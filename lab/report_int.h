@@ -16,6 +16,15 @@ struct strlist {
 void sl_add(struct strlist *l, const char *s);
 void sl_free(struct strlist *l);
 
+/* The rows behind a figure of several rows: add them (NULL is skipped, a row once), then put. */
+struct cites {
+	const struct row **v;
+	size_t n;
+};
+void cites_add(struct cites *c, const struct row *w);
+/* Appends " (summary.csv lines ...)" for the rows of @c, then empties it. */
+void cites_put(const struct run *r, struct cites *c, struct sbuf *b);
+
 /* One line of the headline table: a policy with its node set. */
 struct entry {
 	const char *policy, *nodes;
@@ -84,6 +93,40 @@ struct verdict lat_verdict(struct run *r, const struct lat_cell *a, const struct
 /* " (why)" for a verdict: its interval and coverage, or the boots that would settle it. */
 void verdict_why(const struct verdict *v, size_t boots, const char *unit, struct sbuf *b);
 
+/*
+ * The cost model after the fill (report_model.c): where an entry's pages
+ * went over its fill curve -- each step's per-node share (bench fallback,
+ * scenario fill@<MiB>, step_frac_node<N>) times the step's MiB -- priced
+ * with the HMAT figures of bench model's rows by bench/costmodel.c.
+ */
+#define FILL_MODEL_NODES 64	/* node ids 0..63: tierbench's MAX_NODE */
+struct fill_model {
+	double mib;		/* MiB the curve placed on a node; NAN: no per-node rows */
+	double node_mib[FILL_MODEL_NODES];
+	double other_mib;	/* on node ids above the array: no figures */
+	size_t steps;		/* the curve's steps with a per-node share */
+	double coverage;	/* share of mib on nodes with read latency figures */
+	double lat, bw, bw_bound;	/* read; NAN without figures */
+	double cache_hit;	/* the hit share assumed over pages on cached nodes; NAN: none */
+	double cache_coverage;	/* share of those pages whose cache has figures */
+};
+
+/* @en's model after the fill; with @c, the rows behind it are added there too. */
+void fill_model_get(struct run *r, const struct entry *en, struct fill_model *m,
+		    struct cites *c);
+/* "node 1 82.4%, node 0 17.6%": the placement by share, largest first. */
+void fill_model_placement(const struct fill_model *m, struct sbuf *b);
+/*
+ * "Memory-side cache: bench model assumed it serves 25% of the accesses to
+ * the pages on its nodes for bind pmem:1, ... (rows). ": the assumed hit
+ * share of bench model's own cases, grouped by value, and the policies whose
+ * cache had no figures; nothing without such rows.  Returns how many policies.
+ */
+size_t cache_hit_summary(struct run *r, const struct entries *e, struct sbuf *b);
+/* Bench model's own row for a policy (4k, else any page size); NULL unless numeric. */
+struct row *model_free_row(struct run *r, const char *policy, const char *nodes,
+			   const char *metric);
+
 struct headline_line {
 	struct lat_cell lat[NR_LAT_BENCHES];	/* at the headline condition */
 	double pref;			/* fallback: fraction on the preferred nodes */
@@ -93,15 +136,24 @@ struct headline_line {
 	double fill_last;		/* last x of the curve */
 	const char *fill_outcome;	/* how the fill ended */
 	double fill_outcome_mib;
-	/* bench model, 4k else any page size: read latency (page-weighted mean),
-	 * read bandwidth serial (time-weighted) and its parallel bound */
+	/*
+	 * The model the headline quotes: after the fill (fm) where the entry
+	 * has one, else bench model's own case (scenario free, 4k else any
+	 * page size): read latency (page-weighted mean), read bandwidth serial
+	 * (time-weighted) and its parallel bound.  NAN when not modeled.
+	 */
 	double model_lat, model_bw, model_bw_bound;
+	bool model_after_fill;
+	double free_lat, free_bw, free_bw_bound;	/* bench model, scenario free */
+	struct fill_model fm;
 	size_t oom_tests, oom_bad, oom_done;
 	const char *oom_worst;
 };
 
 struct headline {
 	bool have_lat, have_fb, have_fill;
+	bool have_fill_model;		/* some entry's model is after the fill */
+	bool have_fill_nodes;		/* some fill curve has per-node shares */
 	const char *lat_ps, *lat_sc;	/* condition the latency columns quote */
 	const char *fb_ps, *fb_sc;	/* condition the placement column quotes */
 	double fill_step;		/* MiB per fill step (largest seen) */
@@ -109,6 +161,13 @@ struct headline {
 };
 
 void compute_headline(struct run *r, const struct entries *e, struct headline *h);
+/*
+ * Per entry with a model after the fill, a line: where its pages went over
+ * the fill curve, the modeled read cost, and bench model's own case with
+ * nothing full beside it, each with its rows.  Returns how many.
+ */
+size_t fill_model_summary(struct run *r, const struct entries *e, const struct headline *h,
+			  struct sbuf *b);
 void headline_free(struct headline *h);
 /* "4k oom_killed at 885 of 1257 MiB (memory-policy constraint); 2m completed" */
 void oom_summary(struct run *r, const struct entry *en, struct sbuf *b);

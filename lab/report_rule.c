@@ -49,12 +49,7 @@ const char *fits_name(enum fits f)
 
 /* ---- citations: the summary.csv lines behind figures ---- */
 
-struct cites {
-	const struct row **v;
-	size_t n;
-};
-
-static void cites_add(struct cites *c, const struct row *w)
+void cites_add(struct cites *c, const struct row *w)
 {
 	if (!w)
 		return;
@@ -74,8 +69,7 @@ static int cmp_uint(const void *a, const void *b)
 
 #define CITE_SHOWN 4
 
-/* Appends " (summary.csv lines ...)" for the rows of @c, then empties it. */
-static void cites_put(const struct run *r, struct cites *c, struct sbuf *b)
+void cites_put(const struct run *r, struct cites *c, struct sbuf *b)
 {
 	unsigned *lines = NULL;
 	size_t n = 0;

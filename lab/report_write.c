@@ -258,7 +258,11 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 	cols[nc++] = c4;
 	cols[nc++] = "fill curve (4k): MiB on the set before the first fallback";
 	cols[nc++] = "OOM test (bench oom)";
-	if (have_model) {
+	if (have_model && h->have_fill_model) {
+		cols[nc++] = "model after the fill: read latency, ns (page-weighted)";
+		cols[nc++] = "model after the fill: read bandwidth, MB/s (serial, time-weighted; "
+			     "parallel bound)";
+	} else if (have_model) {
 		cols[nc++] = "model: read latency, ns (page-weighted)";
 		cols[nc++] = "model: read bandwidth, MB/s (serial, time-weighted; parallel bound)";
 	}
@@ -287,11 +291,20 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 		oom_summary(r, &e->v[i], &s);
 		doc_cell(d, s.s);
 		if (have_model) {
-			doc_cell_num(d, l->model_lat);
+			/* in a column after the fill, bench model's own case says so */
+			const char *free_mark = h->have_fill_model && !l->model_after_fill &&
+							!isnan(l->model_lat) ? " (free)" : "";
+
+			fmt_num(a, sizeof(a), l->model_lat);
+			s.len = 0;
+			sb_printf(&s, "%s%s", a, free_mark);
+			doc_cell(d, s.s);
 			fmt_num(a, sizeof(a), l->model_bw);
 			fmt_num(b, sizeof(b), l->model_bw_bound);
 			s.len = 0;
-			sb_printf(&s, "%s (parallel bound %s)", a, b);
+			sb_printf(&s, "%s (parallel bound %s)%s", a, b,
+				  h->have_fill_model && !l->model_after_fill && !isnan(l->model_bw)
+					  ? " (free)" : "");
 			doc_cell(d, s.s);
 		}
 		doc_row_end(d);
@@ -331,14 +344,26 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 		}
 		if (!have_model)
 			sb_puts(&note, "Modeled access cost: not measured (bench model did not run). ");
+		else if (h->have_fill_model)
+			sb_puts(&note, "The \"model after the fill\" columns are a model, not a "
+				       "measurement (QEMU does not make slow nodes slow): where the "
+				       "policy's pages went over its fill curve (each step's "
+				       "step_frac_node<N> times its MiB) priced with the HMAT figures "
+				       "(bench model's hmat_* rows); \"(free)\" marks a policy without "
+				       "such a curve, priced at bench model's own placement with "
+				       "nothing full. ");
 		else
 			sb_puts(&note, "The \"model:\" columns are a model, not a measurement (QEMU "
-				       "does not make slow nodes slow): the measured placement with the "
-				       "HMAT figures. Latency is the page-weighted mean; bandwidth is the "
-				       "serial, time-weighted figure 1 / Σ(share / bandwidth) of one "
-				       "stream touching the pages in turn, with the parallel bound "
-				       "min(bandwidth / share), the most every node's channel busy at "
-				       "once could give, beside it (bench/README.md, model). ");
+				       "does not make slow nodes slow): bench model's own placement, "
+				       "with nothing full, with the HMAT figures. ");
+		if (have_model) {
+			sb_puts(&note, "Latency is the page-weighted mean; bandwidth is the serial, "
+				       "time-weighted figure 1 / Σ(share / bandwidth) of one stream "
+				       "touching the pages in turn, with the parallel bound min(bandwidth "
+				       "/ share), the most every node's channel busy at once could give, "
+				       "beside it (bench/README.md, model). ");
+			cache_hit_summary(r, e, &note);
+		}
 		sb_puts(&note, "\"n/a\": the run has no such row.");
 		doc_para(d, NULL, note.s);
 		sb_free(&note);
@@ -348,6 +373,52 @@ static void sec_headline(struct doc *d, struct run *r, const struct entries *e,
 	free(c2);
 	free(c3);
 	free(c4);
+}
+
+/*
+ * The model after the fill: where each policy's pages went as its preferred
+ * nodes filled, priced with the HMAT figures (report_model.c), beside bench
+ * model's own case with nothing full.
+ */
+static void sec_model_fill(struct doc *d, struct run *r, const struct entries *e,
+			   const struct headline *h)
+{
+	struct sbuf b = { 0 };
+	char *line, *nl;
+
+	if (!h->have_fill)
+		return;
+	doc_heading(d, 2, "model-fill", "Modeled access cost after the fill (a model)");
+	if (!h->have_fill_nodes) {
+		doc_para(d, NULL, "Not modeled: this run's fill curve has no per-node shares of its "
+			      "steps (step_frac_node<N>), so the only model is bench model's own "
+			      "case with nothing full, which does not show where the pages go once "
+			      "the preferred nodes fill.");
+		return;
+	}
+	if (!h->have_fill_model) {
+		doc_para(d, NULL, "Not modeled: the run has no HMAT figures to price the fill "
+			      "curve's placement with (hmat_read_latency_node<N>, "
+			      "hmat_read_bandwidth_node<N>: bench model did not run).");
+		return;
+	}
+	doc_para(d, NULL, "A model, not a measurement (QEMU does not make slow nodes slow). For "
+		      "each policy with a fill curve, the pages on node N are the sum over the "
+		      "curve's steps of the step's share there (step_frac_node<N>) times the "
+		      "step's MiB, to the end of the curve: where a workload that grew that far "
+		      "would have its pages. They are priced with bench model's HMAT figures "
+		      "(hmat_*_node<N>) by the guest's own cost model (bench/costmodel.c): read "
+		      "latency page-weighted, read bandwidth serial (time-weighted) with the "
+		      "parallel bound beside it. Each policy is quoted with the MiB its own curve "
+		      "placed.");
+	fill_model_summary(r, e, h, &b);
+	for (line = b.s; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		doc_para(d, NULL, line);
+	}
+	sb_free(&b);
 }
 
 /*
@@ -1366,6 +1437,7 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sec_boot_problems(d, r);
 	sec_invalid(d, r);
 	sec_headline(d, r, e, h);
+	sec_model_fill(d, r, e, h);
 	sec_incomplete(d, r, e);
 	sec_latency(d, r, e);
 	sec_fallback_order(d, r, e);

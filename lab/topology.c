@@ -861,7 +861,8 @@ static const char *const perf_keys[] = { "read_latency_ns", "write_latency_ns",
 static const char *const hmat_keys[] = { "initiator", "target", "read_latency_ns",
 	"write_latency_ns", "read_bandwidth", "write_bandwidth", NULL };
 static const char *const cache_keys[] = { "level", "size", "associativity",
-	"policy", "line", NULL };
+	"policy", "line", "read_latency_ns", "write_latency_ns", "read_bandwidth",
+	"write_bandwidth", NULL };
 static const char *const dist_keys[] = { "matrix", "pairs", NULL };
 static const char *const lab_keys[] = { "hugetlb_pages", NULL };
 
@@ -921,10 +922,52 @@ static bool get_perf(struct ctx *c, const struct ynode *map, const char *path,
 	return true;
 }
 
+/*
+ * A cache level's optional figures (all four or none): the model has one
+ * cache per node, the nearest, and a cache slower than the memory behind it
+ * is a typo, not a machine.
+ */
+static void parse_cache_perf(struct ctx *c, const struct ynode *m, const char *path, size_t level,
+			     const struct topo_perf *mem, struct topo_perf *out)
+{
+	const struct ynode *at[4];
+	struct topo_perf perf = { 0 };
+	char fp[160];
+
+	if (!get_perf(c, m, path, false, &perf, at))
+		return;
+	PATH(fp, "%s.%s", path, perf_keys[0]);
+	if (level > 0) {
+		err_at(c, at[0], fp, "figures are for level 1 only (the cost model has one "
+		       "memory-side cache per node, the nearest)");
+		return;
+	}
+	if (!mem->set)
+		return;	/* said once for the whole list */
+	const uint32_t cv[4] = { perf.read_latency_ns, perf.write_latency_ns,
+				 perf.read_bandwidth_mbps, perf.write_bandwidth_mbps };
+	const uint32_t mv[4] = { mem->read_latency_ns, mem->write_latency_ns,
+				 mem->read_bandwidth_mbps, mem->write_bandwidth_mbps };
+	bool ok = true;
+
+	for (int f = 0; f < 4; f++) {
+		PATH(fp, "%s.%s", path, perf_keys[f]);
+		if (f < 2 && cv[f] > mv[f])
+			err_at(c, at[f], fp, "%u ns is slower than the memory behind the cache "
+			       "(the node's %s, %u ns)", cv[f], perf_keys[f], mv[f]), ok = false;
+		else if (f >= 2 && cv[f] < mv[f])
+			err_at(c, at[f], fp, "%u MB/s is less than the memory behind the cache "
+			       "(the node's %s, %u MB/s)", cv[f], perf_keys[f], mv[f]), ok = false;
+	}
+	if (ok)
+		*out = perf;
+}
+
 static void parse_cache(struct ctx *c, const struct ynode *list, const char *path,
-			struct topo_node *n, bool has_perf)
+			struct topo_node *n, const struct topo_perf *mem)
 {
 	char p[160], fp[160];
+	bool has_perf = mem->set;
 
 	if (list->type != Y_SEQ) {
 		err_at(c, list, path, "must be a list of cache levels, got %s",
@@ -991,6 +1034,7 @@ static void parse_cache(struct ctx *c, const struct ynode *list, const char *pat
 			if (get_int(c, y, fp, 1, 65535, "a line size in bytes", &u))
 				k->line = (uint32_t)u;
 		}
+		parse_cache_perf(c, m, p, i, mem, &k->perf);
 	}
 	n->ncache = (int)list->n;
 }
@@ -1550,7 +1594,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 
 		if ((y = map_get(mk->node[i], "cache"))) {
 			PATH(p, "nodes[%d].cache", mk->index[i]);
-			parse_cache(c, y, p, n, t->hmat[n->initiator][i].set);
+			parse_cache(c, y, p, n, &t->hmat[n->initiator][i]);
 		}
 	}
 

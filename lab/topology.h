@@ -51,6 +51,12 @@ struct topo_cache {
 	enum topo_assoc assoc;
 	enum topo_policy policy;
 	uint32_t line;		/* bytes */
+	/*
+	 * Its access figures from the node's initiator (level 1 only; optional).
+	 * Not for QEMU or the guest: the guest's sysfs shows a cache's size
+	 * only, so these reach the cost model through the plan.
+	 */
+	struct topo_perf perf;
 };
 
 struct topo_node {

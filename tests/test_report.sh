@@ -5,7 +5,9 @@
 # byte-identical files; bad input fails with file:line and writes nothing;
 # headless Chromium loads the page with every figure decoded; the first
 # screen is the verdict, the fill curve, the OOM matrix, then the tables,
-# and at 1280x800 the fill curve starts inside the window.
+# and at 1280x800 the fill curve starts inside the window; the model after
+# the fill on a format-2 run with per-node fill shares
+# (tests/fixtures/make-run-fill.sh), with and without a memory-side cache.
 # Exit 0 pass, 1 fail, 77 skip (what is missing is named).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -176,6 +178,62 @@ awk -F, -v OFS=, '$7 == "model_read_bandwidth_parallel_bound_mbps" { next }
 check "old model rows: the arithmetic mean is not in the headline" \
 	sh -c "grep '^|interleave (reference) |pmem:1 |' '$OLDM/report.md' | grep -qF '|193 |n/a (parallel bound n/a) |'"
 check "old model rows: the figure says it has no bandwidth" grep -qF '>no modeled bandwidth in this run<' "$OLDM/plots/model-cost.svg"
+
+# --- #18 item 4: the model after the fill, from the fill curve's per-node shares ---
+# run-small has none (its cut kept only the on-set share): bench model's own case, said so
+check "format 1 cut: the model is not after the fill, and why" \
+	grep -qF "Not modeled: this run's fill curve has no per-node shares of its steps" "$RUN/report.md"
+FILL=$TMP/fill/dram-pmem-20261202-215445
+"$ROOT/tests/fixtures/make-run-fill.sh" "$FILL"
+"$LABTOOL" report "$FILL" >/dev/null 2>"$TMP/err" || { not_ok "report of the format-2 fill run"; sed 's/^/# /' "$TMP/err"; }
+check "fill model: the columns are titled as a model after the fill" \
+	grep -qF '|model after the fill: read latency, ns (page-weighted) |model after the fill: read bandwidth, MB/s (serial, time-weighted; parallel bound) |' "$FILL/report.md"
+# bind kept 896 MiB on node 1 (305 ns, 39400 MB/s); preferred put 192.3 of
+# 1088 MiB on node 0 (81 ns, 100000 MB/s): 265.4 ns, 1 / (0.8233/39400 +
+# 0.1767/100000) = 44125 MB/s serial, min(39400/0.8233, 100000/0.1767) = 47857
+check "fill model: bind where its pages stayed" \
+	sh -c "grep '^|bind |pmem:1 |' '$FILL/report.md' | grep -qF '|305 |39400 (parallel bound 39400) |'"
+check "fill model: preferred with its overflow to node 0" \
+	sh -c "grep '^|preferred |pmem:1 |' '$FILL/report.md' | grep -qF '|265.4 |44125 (parallel bound 47857) |'"
+check "fill model: preferred-many with its own overflow" \
+	sh -c "grep '^|preferred-many |pmem:1 |' '$FILL/report.md' | grep -qF '|267.7 |43820 (parallel bound 47268) |'"
+check "fill model: a policy without a fill curve is bench model's own case, marked (free)" \
+	sh -c "grep '^|interleave (reference) |pmem:1 |' '$FILL/report.md' | grep -qF '|193 (free) |56528 (parallel bound 78800) (free) |'"
+check "fill model: the section says where preferred's pages went, with its rows" \
+	grep -qE '^\*\*preferred pmem:1\*\*: its fill curve placed 1088 MiB \(22 steps\): node 1 82.33%, node 0 17.67%\. Modeled read latency 265.4 ns, read bandwidth 44125 MB/s serial \(parallel bound 47857 MB/s\) \(summary\.csv lines [0-9]' "$FILL/report.md"
+check "fill model: beside bench model's own case with nothing full" \
+	grep -qF "With nothing full (bench model's own case, 4k pages, scenario free): 305 ns, 39400 MB/s (summary.csv lines 801, 802); after the fill: read latency 39.58 ns lower, serial bandwidth 4725 MB/s higher." "$FILL/report.md"
+check "fill model: bind's curve ended in its OOM kill, said" \
+	grep -qF '**bind pmem:1**: its fill curve placed 896 MiB (16 steps; it ended oom\_killed): node 1 100%.' "$FILL/report.md"
+check "fill model: the figure's data" grep -q '^"preferred pmem:1" 265.41' "$FILL/plots/data/model-cost.dat"
+check "fill model: the figure marks bench model's own case" grep -q '^"interleave pmem:1 (free)" 193 ' "$FILL/plots/data/model-cost.dat"
+check "fill model: the figure is titled as a model after the fill" \
+	grep -qF 'Modeled access cost after the fill (a model, from HMAT)' "$FILL/plots/model-cost.svg"
+check "fill model: the html says it too" grep -qF '<h2 id="model-fill">Modeled access cost after the fill (a model)</h2>' "$FILL/report.html"
+
+check "no memory-side cache: no hit share said" sh -c "! grep -q 'Memory-side cache' '$FILL/report.md'"
+# the same run with a memory-side cache in front of node 1 (a hit at 81 ns,
+# 100000 MB/s, 25 % assumed): bench model's rows as tierbench writes them
+CACHE=$TMP/cache/dram-pmem-20261202-215445
+mkdir -p "$TMP/cache" && cp -r "$FILL" "$CACHE"
+awk -F, -v OFS=, '{ print }
+$2 == "model" && $3 == "-" && $7 == "hmat_read_latency_node1" {
+	$7 = "model_cache_read_latency_node1"; $8 = 81; print
+	$7 = "model_cache_read_bandwidth_node1"; $8 = 100000; $9 = "MB/s"; print
+	$7 = "model_cache_hit_frac_node1"; $8 = 0.25; $9 = "ratio"; print
+}
+$2 == "model" && $3 == "bind" && $7 == "model_coverage_frac" {
+	$7 = "model_cache_hit_frac"; $8 = 0.25; print
+	$7 = "model_cache_coverage_frac"; $8 = 1; print
+}' "$FILL/summary.csv" >"$CACHE/summary.csv"
+"$LABTOOL" report --no-plots "$CACHE" >/dev/null 2>"$TMP/err" || { not_ok "report of the run with a cache"; sed 's/^/# /' "$TMP/err"; }
+check "cache: the hit share bench model assumed, under the headline" \
+	grep -qE "Memory-side cache: bench model assumed it serves 25% of the accesses to the pages on its nodes for bind pmem:1 \(model\\\\_cache\\\\_hit\\\\_frac: an assumption, tierbench --model-cache-hit, else the cache's size over the node's\) \(summary\.csv line [0-9]+\)\. " "$CACHE/report.md"
+# node 1: 0.25 * 81 + 0.75 * 305 = 249 ns; preferred's 895.7 MiB there, 192.3 on node 0
+check "cache: the model after the fill prices the hits" \
+	sh -c "grep '^|preferred |pmem:1 |' '$CACHE/report.md' | grep -qF '|219.3 |'"
+check "cache: the section states the share it assumed" \
+	grep -qF 'A memory-side cache is assumed to serve 25% of the accesses to the pages on its nodes (model\_cache\_hit\_frac\_node\<N\>).' "$CACHE/report.md"
 
 # --- without meta.json: facts from the guest's META line and run.args ---
 NOMETA=$TMP/nometa/dram-pmem-20261202-215445

@@ -1093,3 +1093,203 @@ TEST(report_fill_level_sentences_from_the_rows)
 	sb_free(&differ);
 	sb_free(&same);
 }
+
+/*
+ * #18 item 4, the model after the fill: preferred pmem:1 fills node 1 (300
+ * ns, 25000 MB/s) in 16 MiB steps and overflows to node @over, half of its
+ * second step and all of its third; bind stays on node 1 and is killed;
+ * interleave has no fill curve.  Node 0 is 100 ns / 100000 MB/s, node 2 500
+ * ns / 10000 MB/s, node 3 has no figures.  A memory-side cache on node 1
+ * (60 ns) with hit share @hit when given, its figures when @cache_figs.
+ * The model's sentences into @b; preferred's headline line into @pref,
+ * interleave's into @il; whether the headline's model is after the fill.
+ */
+static bool fill_model_text(const char *over, const char *hit, bool cache_figs,
+			    struct headline_line *pref, struct headline_line *il, struct sbuf *b)
+{
+	char metric[32];
+	struct row rows[40];
+	size_t n = 0;
+	struct run r = { 0 };
+	struct entries e;
+	struct headline h;
+
+	snprintf(metric, sizeof(metric), "step_frac_node%s", over);
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@16", "step_frac_node1", "1");
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@16", metric, "0");
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@32", "step_frac_node1", "0.5");
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@32", metric, "0.5");
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@48", "step_frac_node1", "0");
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@48", metric, "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@16", "step_frac_node1", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@32", "step_frac_node1", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill", "outcome_oom_killed", "1");
+	rows[n++] = mkrow("model", "-", "pmem:1", "-", "-", "hmat_read_latency_node0", "100");
+	rows[n++] = mkrow("model", "-", "pmem:1", "-", "-", "hmat_read_bandwidth_node0", "100000");
+	rows[n++] = mkrow("model", "-", "pmem:1", "-", "-", "hmat_read_latency_node1", "300");
+	rows[n++] = mkrow("model", "-", "pmem:1", "-", "-", "hmat_read_bandwidth_node1", "25000");
+	rows[n++] = mkrow("model", "-", "pmem:1", "-", "-", "hmat_read_latency_node2", "500");
+	rows[n++] = mkrow("model", "-", "pmem:1", "-", "-", "hmat_read_bandwidth_node2", "10000");
+	if (hit)
+		rows[n++] = mkrow("model", "-", "pmem:1", "-", "-", "model_cache_hit_frac_node1", hit);
+	if (cache_figs)
+		rows[n++] = mkrow("model", "-", "pmem:1", "-", "-", "model_cache_read_latency_node1", "60");
+	rows[n++] = mkrow("model", "bind", "pmem:1", "4k", "free", "model_read_latency_ns", "300");
+	rows[n++] = mkrow("model", "bind", "pmem:1", "4k", "free", "model_read_bandwidth_serial_mbps",
+			  "25000");
+	rows[n++] = mkrow("model", "preferred", "pmem:1", "4k", "free", "model_read_latency_ns", "300");
+	rows[n++] = mkrow("model", "preferred", "pmem:1", "4k", "free",
+			  "model_read_bandwidth_serial_mbps", "25000");
+	rows[n++] = mkrow("model", "interleave", "pmem:1", "4k", "free", "model_read_latency_ns", "200");
+	/* the on-set shares of the same steps, as the guest prints them beside */
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@16", "step_on_set_frac", "1");
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@32", "step_on_set_frac", "0.5");
+	rows[n++] = mkrow("fallback", "preferred", "pmem:1", "4k", "fill@48", "step_on_set_frac", "0");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@16", "step_on_set_frac", "1");
+	rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill@32", "step_on_set_frac", "1");
+	for (size_t i = 0; i < n; i++)
+		rows[i].line = (unsigned)i + 2;
+	r.boot_rows = rows;
+	r.nboot_rows = n;
+	run_aggregate(&r);
+	collect_entries(&r, &e);
+	compute_headline(&r, &e, &h);
+	b->len = 0;
+	sb_puts(b, "");
+	fill_model_summary(&r, &e, &h, b);
+	for (size_t i = 0; i < e.n; i++) {
+		if (!strcmp(e.v[i].policy, "preferred"))
+			*pref = h.lines[i];
+		if (!strcmp(e.v[i].policy, "interleave"))
+			*il = h.lines[i];
+	}
+	bool after = h.have_fill_model;
+
+	headline_free(&h);
+	entries_free(&e);
+	run_aggregate_free(&r);
+	return after;
+}
+
+TEST(report_model_after_the_fill_follows_the_overflow)
+{
+	struct sbuf b = { 0 };
+	struct headline_line l, il;
+
+	/* the overflow to faster node 0: 24 MiB on each node */
+	CHECK(fill_model_text("0", NULL, false, &l, &il, &b));
+	CHECK(l.model_after_fill);
+	/* no fill curve: bench model's own case, marked so in the headline */
+	CHECK(!il.model_after_fill);
+	CHECK_NEAR(il.model_lat, 200, 0);
+	CHECK_NEAR(l.fm.node_mib[0], 24, 1e-9);
+	CHECK_NEAR(l.fm.node_mib[1], 24, 1e-9);
+	CHECK_NEAR(l.model_lat, 200, 1e-9);
+	CHECK_NEAR(l.model_bw, 40000, 1e-6);		/* 1 / (0.5/100000 + 0.5/25000) */
+	CHECK_NEAR(l.model_bw_bound, 50000, 1e-6);	/* min(100000, 25000) / 0.5 */
+	CHECK_NEAR(l.free_lat, 300, 0);
+	CHECK(strstr(b.s, "**preferred pmem:1**: its fill curve placed 48 MiB (3 steps): node 0 50%, "
+			  "node 1 50%. Modeled read latency 200 ns, read bandwidth 40000 MB/s serial "
+			  "(parallel bound 50000 MB/s) (summary.csv lines 2–7, 11–14).") != NULL);
+	CHECK(strstr(b.s, "With nothing full (bench model's own case, 4k pages, scenario free): 300 "
+			  "ns, 25000 MB/s (summary.csv lines 19, 20); after the fill: read latency 100 "
+			  "ns lower, serial bandwidth 15000 MB/s higher.") != NULL);
+	CHECK(strstr(b.s, "**bind pmem:1**: its fill curve placed 32 MiB (2 steps; it ended "
+			  "oom_killed): node 1 100%. Modeled read latency 300 ns") != NULL);
+	CHECK(strstr(b.s, "read latency the same, serial bandwidth the same.") != NULL);
+	CHECK(strstr(b.s, "**interleave") == NULL);
+	CHECK(strstr(b.s, "memory-side cache") == NULL);
+
+	/* contrary data: the same steps overflow to slower node 2 */
+	fill_model_text("2", NULL, false, &l, &il, &b);
+	CHECK_NEAR(l.model_lat, 400, 1e-9);
+	CHECK_NEAR(l.model_bw, 1 / (0.5 / 10000 + 0.5 / 25000), 1e-6);
+	CHECK_NEAR(l.model_bw_bound, 20000, 1e-6);
+	CHECK(strstr(b.s, "node 1 50%, node 2 50%. Modeled read latency 400 ns, read bandwidth 14286 "
+			  "MB/s serial (parallel bound 20000 MB/s)") != NULL);
+	CHECK(strstr(b.s, "after the fill: read latency 100 ns higher, serial bandwidth 10714 MB/s "
+			  "lower.") != NULL);
+	CHECK(strstr(b.s, "100 ns lower") == NULL);
+
+	/* to node 3, which has no figures: the mean is over the pages that have them */
+	fill_model_text("3", NULL, false, &l, &il, &b);
+	CHECK_NEAR(l.fm.coverage, 0.5, 1e-9);
+	CHECK_NEAR(l.model_lat, 300, 1e-9);
+	CHECK(strstr(b.s, "Modeled read latency 300 ns, read bandwidth 25000 MB/s serial (parallel "
+			  "bound 25000 MB/s), over the 50% of the pages on nodes with figures") != NULL);
+	sb_free(&b);
+}
+
+/* The memory-side cache's hit share is an assumption the report states, from its row. */
+TEST(report_model_after_the_fill_states_the_cache_hit_share)
+{
+	struct sbuf b = { 0 };
+	struct headline_line l, il;
+
+	/* node 1: 0.25 * 60 + 0.75 * 300 = 240 ns; half the pages there, half on node 0 */
+	fill_model_text("0", "0.25", true, &l, &il, &b);
+	CHECK_NEAR(l.fm.cache_hit, 0.25, 1e-9);
+	CHECK_NEAR(l.model_lat, (240 + 100) / 2.0, 1e-9);
+	CHECK(strstr(b.s, "A memory-side cache is assumed to serve 25% of the accesses to the pages "
+			  "on its nodes (model_cache_hit_frac_node<N>).") != NULL);
+	/* contrary data: another hit share, another latency */
+	fill_model_text("0", "0.5", true, &l, &il, &b);
+	CHECK_NEAR(l.model_lat, (180 + 100) / 2.0, 1e-9);
+	CHECK(strstr(b.s, "assumed to serve 50% of the accesses") != NULL);
+	/* a cache without figures is priced as its memory, and the report says so */
+	fill_model_text("0", "0.5", false, &l, &il, &b);
+	CHECK_NEAR(l.model_lat, 200, 1e-9);
+	CHECK(strstr(b.s, "the run gives no figures for it, so those pages are priced as their "
+			  "memory") != NULL);
+	sb_free(&b);
+}
+
+/* bench model's own cases: the cache's assumed hit share, said where a cache exists */
+static size_t cache_text(const char *bind_hit, const char *pm_cov, struct sbuf *b)
+{
+	struct row rows[] = {
+		mkrow("model", "bind", "pmem:1", "4k", "free", "model_read_latency_ns", "240"),
+		mkrow("model", "bind", "pmem:1", "4k", "free", "model_cache_hit_frac", bind_hit),
+		mkrow("model", "bind", "pmem:1", "4k", "free", "model_cache_coverage_frac", "1"),
+		mkrow("model", "preferred", "pmem:1", "4k", "free", "model_read_latency_ns", "240"),
+		mkrow("model", "preferred", "pmem:1", "4k", "free", "model_cache_hit_frac", "0.25"),
+		mkrow("model", "preferred", "pmem:1", "4k", "free", "model_cache_coverage_frac", "1"),
+		mkrow("model", "preferred-many", "pmem:1", "4k", "free", "model_read_latency_ns", "300"),
+		mkrow("model", "preferred-many", "pmem:1", "4k", "free", "model_cache_hit_frac", "0.25"),
+		mkrow("model", "preferred-many", "pmem:1", "4k", "free", "model_cache_coverage_frac",
+		      pm_cov),
+		/* no pages on a cached node: no hit share */
+		mkrow("model", "default", "pmem:1", "4k", "free", "model_read_latency_ns", "100"),
+	};
+	struct run r = { 0 };
+	struct entries e;
+	size_t n;
+
+	r.rows = rows;
+	r.nrows = sizeof(rows) / sizeof(rows[0]);
+	collect_entries(&r, &e);
+	b->len = 0;
+	sb_puts(b, "");
+	n = cache_hit_summary(&r, &e, b);
+	entries_free(&e);
+	return n;
+}
+
+TEST(report_model_cache_hit_share_from_the_rows)
+{
+	struct sbuf b = { 0 };
+
+	CHECK(cache_text("0.25", "1", &b) == 3);
+	CHECK_STR(b.s, "Memory-side cache: bench model assumed it serves 25% of the accesses to the "
+		       "pages on its nodes for bind pmem:1, preferred pmem:1, preferred-many pmem:1 "
+		       "(model_cache_hit_frac: an assumption, tierbench --model-cache-hit, else the "
+		       "cache's size over the node's). ");
+	/* contrary data: another share for bind, no figures for preferred-many's cache */
+	CHECK(cache_text("0.5", "0", &b) == 3);
+	CHECK(strstr(b.s, "serves 50% of the accesses to the pages on its nodes for bind pmem:1; 25% "
+			  "of the accesses to the pages on its nodes for preferred pmem:1, "
+			  "preferred-many pmem:1 (") != NULL);
+	CHECK(strstr(b.s, "the run has no figures for the cache of the pages of preferred-many "
+			  "pmem:1, priced as their memory (model_cache_coverage_frac 0)") != NULL);
+	sb_free(&b);
+}

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "harness.h"
 #include "topology.h"
+#include "util.h"
 
 /* The args as "-flag value" lines, which is how every pair is emitted. */
 static char *joined_args(const struct topo *t)
@@ -448,4 +449,67 @@ TEST(topology_sizes_and_cpus)
 	CHECK_STR(buf, "0-2+4");
 	topo_format_cpus(0, buf, sizeof(buf));
 	CHECK_STR(buf, "-");
+}
+
+/*
+ * #18 item 4: a memory-side cache's figures reach the cost model through the
+ * plan, from CPU 0's node only (the model's figures are seen from there).
+ */
+static char *model_args(const char *path_or_text, bool is_text)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+	struct sbuf sb = { 0 };
+	char *errs = NULL;
+	int rc;
+
+	if (!t)
+		return NULL;
+	rc = is_text ? load_text(path_or_text, t, &errs) : load_quiet(path_or_text, t, &errs);
+	free(errs);
+	sb_puts(&sb, "");
+	if (rc == 0)
+		plan_model_args(t, &sb);
+	free(t);
+	return sb.s;
+}
+
+TEST(topology_cache_figures_reach_the_model)
+{
+	/* two sockets, a cache on each: node 0's is CPU 0's, node 1's the other socket's */
+	static const char two[] =
+		"name: x\ncpus: 2\nnodes:\n"
+		"  - {id: 0, kind: pmem, memory: 1G, cpus: 0, read_latency_ns: 305, write_latency_ns: 94,"
+		" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s,"
+		" cache: [{level: 1, size: 256M, read_latency_ns: 81, write_latency_ns: 86,"
+		" read_bandwidth: 100GB/s, write_bandwidth: 57GB/s}]}\n"
+		"  - {id: 1, kind: pmem, memory: 1G, cpus: 1, read_latency_ns: 305, write_latency_ns: 94,"
+		" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s,"
+		" cache: [{level: 1, size: 256M, read_latency_ns: 90, write_latency_ns: 90,"
+		" read_bandwidth: 90GB/s, write_bandwidth: 50GB/s}]}\n"
+		"hmat:\n  - {initiator: 0, target: 1, read_latency_ns: 400, write_latency_ns: 180,"
+		" read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n";
+	struct topo *t = calloc(1, sizeof(*t));
+	char *errs = NULL, *s;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(load_quiet("topologies/memside-cache.yaml", t, &errs) == 0);
+	CHECK(t->node[0].cache[0].perf.set && t->node[0].cache[0].perf.read_latency_ns == 81);
+	CHECK(t->node[1].cache[0].perf.read_bandwidth_mbps == 100000);
+	free(errs);
+	free(t);
+	s = model_args("topologies/memside-cache.yaml", false);
+	CHECK_STR(s, " --model-hmat 0=305/94/39400/13900,1=400/180/20000/8000"
+		     " --model-cache-hmat 0=81/86/100000/57000");
+	free(s);
+	/* contrary data: node 1's cache, seen from node 1, is not passed as seen from CPU 0 */
+	s = model_args(two, true);
+	CHECK_STR(s, " --model-hmat 0=305/94/39400/13900,1=400/180/20000/8000"
+		     " --model-cache-hmat 0=81/86/100000/57000");
+	free(s);
+	/* a cache without figures: none passed */
+	s = model_args("topologies/dram-pmem.yaml", false);
+	CHECK(s && !strstr(s, "--model-cache-hmat"));
+	free(s);
 }
