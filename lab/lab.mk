@@ -2,7 +2,9 @@
 # bench/stats.c: the order-statistic medians the guest uses, for the verdicts
 # over boots (lab/verdict.c); listed twice for the unit tests, $^ keeps one.
 # bench/order.c: the seed of the latency cases' order, from the boot id (plan).
-LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c bench/order.c
+# plugin/memtiming.c: the memory-timing plugin's pure parts (address map, LLC).
+LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c bench/order.c \
+	    plugin/memtiming.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # Other directories add C sources that the unit tests must also link.
@@ -32,3 +34,7 @@ $(B)/san/unit: $(LAB_SRCS:%.c=$(B)/san/%.o) $(UNIT_SRCS:%.c=$(B)/san/%.o) $(UNIT
 # labtool itself under the sanitizers, for the shell tests in CI.
 $(B)/san/labtool: $(B)/san/lab/labtool.o $(LAB_SRCS:%.c=$(B)/san/%.o)
 	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS)
+
+
+# the plugin's pure parts, in labtool (its report format) and the unit tests
+$(B)/host/plugin/memtiming.o $(B)/san/plugin/memtiming.o: HOST_CFLAGS += -Iplugin
