@@ -2,7 +2,7 @@
 # bench/stats.c: the order-statistic medians the guest uses, for the verdicts
 # over boots (lab/verdict.c); listed twice for the unit tests, $^ keeps one.
 # bench/order.c: the seed of the latency cases' order, from the boot id (plan).
-# plugin/memtiming.c: the memory-timing plugin's pure parts (address map, LLC).
+# plugin/memtiming.c: the memory-timing plugin's report format (accounting.c).
 LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c bench/order.c \
 	    plugin/memtiming.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
@@ -35,6 +35,8 @@ $(B)/san/unit: $(LAB_SRCS:%.c=$(B)/san/%.o) $(UNIT_SRCS:%.c=$(B)/san/%.o) $(UNIT
 $(B)/san/labtool: $(B)/san/lab/labtool.o $(LAB_SRCS:%.c=$(B)/san/%.o)
 	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS)
 
-
-# the plugin's pure parts, in labtool (its report format) and the unit tests
+# accounting.c reads the report format of the memory-timing plugin.
+$(B)/host/lab/accounting.o $(B)/san/lab/accounting.o $(B)/host/lab/cmd_collect.o $(B)/san/lab/cmd_collect.o \
+$(B)/host/lab/cmd_memtiming_arg.o $(B)/san/lab/cmd_memtiming_arg.o \
 $(B)/host/plugin/memtiming.o $(B)/san/plugin/memtiming.o: HOST_CFLAGS += -Iplugin
+$(B)/san/tests/unit/test_accounting.o: HOST_CFLAGS += -Iplugin
