@@ -28,6 +28,7 @@ all: host guest
 include lab/lab.mk
 include bench/bench.mk
 include guest/guest.mk
+include plugin/plugin.mk
 include tests/kernel/kernel-tests.mk
 
 .PHONY: all host guest deps deps-test test test-kernels unit report bench-lab kernel clean help

@@ -21,6 +21,11 @@
 #   --clock icount|wall   what the guest's clock counts (default icount): guest
 #                         instructions (QEMU -icount shift=0, timings in insn,
 #                         the same in every boot) or host time (ns, noisy under TCG)
+#   --memory-timing off|count
+#                         count: a QEMU plugin counts, per node, the guest's
+#                         reads, writes and simulated-LLC misses inside the
+#                         phases the benchmarks mark (tierbench chase), as rows
+#                         (TCG only; default off; README "Memory timing")
 #   --boots N             boots per topology (repetitions; default 1)
 #   --fits yes|no|unknown whether the workload fits the nodes it is given: the
 #                         branch of the report's decision rule (default unknown:
@@ -55,6 +60,7 @@ start=$SECONDS
 quiet=0 profile=default benches=default workloads=none exec_cmd= kernel=patched
 accel=auto boots=1 idle_timeout=300 boot_timeout=3600 results=results print_qemu=0
 step_timeout= jobs=1 resume= print_plan=0 clock=icount clock_given=0 fits=unknown
+memory_timing=off
 adds=() topologies=()
 
 die() { echo "run-lab: $*" >&2; exit "${rc:-2}"; }
@@ -108,6 +114,7 @@ while [ $# -gt 0 ]; do
 	--clock) need_value "$@"; clock=$2; clock_given=1; shift ;;
 	--boots) need_value "$@"; boots=$2; shift ;;
 	--fits) need_value "$@"; fits=$2; shift ;;
+	--memory-timing) need_value "$@"; memory_timing=$2; shift ;;
 	--idle-timeout) need_value "$@"; idle_timeout=$2; shift ;;
 	--boot-timeout) need_value "$@"; boot_timeout=$2; shift ;;
 	--results) need_value "$@"; results=$2; shift ;;
@@ -136,6 +143,10 @@ patched:*) # N is checked against kernel/series once the tree is installed
 *) die "--kernel: '$kernel' is not patched, patched:N, upstream or 6.1" ;;
 esac
 case $accel in auto | tcg | kvm) ;; *) die "--accel: '$accel' is not auto, tcg or kvm" ;; esac
+case $memory_timing in off | count) ;; *) die "--memory-timing: '$memory_timing' is not off or count" ;; esac
+# The plugin instruments TCG's translation: there is none under KVM.
+[ "$memory_timing" = off ] || [ "$accel" != kvm ] ||
+	die "--memory-timing count needs TCG; --accel kvm conflicts with it"
 case $clock in icount | wall) ;; *) die "--clock: '$clock' is not icount or wall" ;; esac
 # Debian's 6.1 goes silent under icount after "x86: Booting SMP
 # configuration" (README, "Clocks"): unless the clock was asked for, it runs
@@ -251,7 +262,8 @@ new_run() {
 	# The options in canonical form, for --resume.
 	canon=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
 		--accel "$accel" --clock "$clock" --boots "$boots" --idle-timeout "$idle_timeout"
-		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results" --fits "$fits")
+		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results" --fits "$fits"
+		--memory-timing "$memory_timing")
 	[ -z "$step_timeout" ] || canon+=(--step-timeout "$step_timeout")
 	[ -z "$exec_cmd" ] || canon+=(--exec "$exec_cmd")
 	for a in "${adds[@]+"${adds[@]}"}"; do canon+=(--add "$a"); done
@@ -311,9 +323,10 @@ append+=" hung_task_panic=1 nmi_watchdog=0 printk.time=1 no_timer_check"
 icount_args=()
 [ "$clock" != icount ] || icount_args=(-icount shift=0,align=off,sleep=off)
 
-# qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL -> the array qemu
+qemu_version=$(qemu-system-x86_64 --version | head -n 1)
+# qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL MEMTIMING-FILE -> the array qemu
 qemu_cmd() {
-	local machine
+	local machine plugin
 	mapfile -t machine < <("$labtool" qemu-args "$1")
 	# For make bench-lab only: show what prealloc buys.
 	[ "${TIERLAB_PREALLOC:-on}" = on ] || machine=("${machine[@]/,prealloc=on/,prealloc=off}")
@@ -325,12 +338,18 @@ qemu_cmd() {
 	qemu+=(-nodefaults -no-user-config -display none -nic none -no-reboot
 		-kernel "$2" -initrd "$3" -append "$append"
 		-serial "file:$4" -serial "file:$5")
+	# --memory-timing count: the plugin, its node ranges from the topology
+	if [ "$memory_timing" = count ]; then
+		plugin=$("$labtool" memtiming-arg "$1" --qemu-version "$qemu_version" \
+			--plugin "$lab/build/plugin/tiermem.so" --out "$7") || die "--memory-timing count: no plugin argument (above)"
+		qemu+=(-plugin "$plugin")
+	fi
 }
 
 if [ "$print_qemu" = 1 ]; then
 	kdir=$(kernel_dir --path)
 	for t in "${topologies[@]}"; do
-		qemu_cmd "$t" "$kdir/bzImage" "$lab/build/initramfs.cpio" console.log channel.log tcg
+		qemu_cmd "$t" "$kdir/bzImage" "$lab/build/initramfs.cpio" console.log channel.log tcg memtiming.txt
 		printf '%q ' "${qemu[@]}"
 		echo
 	done
@@ -354,7 +373,7 @@ probe_kvm() {
 	printf 'boot probe\n' > "$dir/plan"
 	mkdir -p "$dir/root/lab" && cp "$dir/plan" "$dir/root/lab/plan"
 	(cd "$dir/root" && find . | cpio -o -H newc --quiet) | cat "$lab/build/initramfs.cpio" - > "$dir/initrd"
-	qemu_cmd "${topologies[0]}" "$kdir/bzImage" "$dir/initrd" "$dir/console" "$dir/channel" kvm
+	qemu_cmd "${topologies[0]}" "$kdir/bzImage" "$dir/initrd" "$dir/console" "$dir/channel" kvm -
 	"$labtool" boot --console "$dir/console" --channel "$dir/channel" --idle 8 --wall 15 \
 		-- "${qemu[@]}" >/dev/null 2>&1 || rc=$?
 	mkdir -p "$cache"
@@ -366,7 +385,7 @@ probe_kvm() {
 	rm -rf "$dir"
 }
 case $accel in
-auto) if [ "$clock" = icount ]; then accel=tcg; else say "probing KVM"; accel=$(probe_kvm); fi ;;
+auto) if [ "$clock" = icount ] || [ "$memory_timing" = count ]; then accel=tcg; else say "probing KVM"; accel=$(probe_kvm); fi ;;
 kvm) [ -w /dev/kvm ] || die "--accel kvm: /dev/kvm is not usable" ;;
 esac
 say "accelerator: $accel, clock: $clock"
@@ -382,7 +401,8 @@ if [ ${#topologies[@]} -gt 1 ] && [ -z "$resume" ] && [ -z "$exec_cmd" ]; then
 		rc=0
 		args=(--profile "$profile" --benches "$benches" --workloads "$workloads" --kernel "$kernel"
 			--accel "$accel" --clock "$clock" --boots "$boots" --idle-timeout "$idle_timeout"
-			--boot-timeout "$boot_timeout" -j "$jobs" --results "$results" --fits "$fits")
+			--boot-timeout "$boot_timeout" -j "$jobs" --results "$results" --fits "$fits"
+			--memory-timing "$memory_timing")
 		[ -z "$step_timeout" ] || args+=(--step-timeout "$step_timeout")
 		[ "$quiet" = 0 ] || args+=(-q)
 		for a in "${adds[@]+"${adds[@]}"}"; do args+=(--add "$a"); done
@@ -462,7 +482,9 @@ do_boot() {
 	(cd "$stage/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
 		cat "$lab/build/initramfs.cpio" - > "$stage/initrd"
 	cp "$stage/root/lab/plan" "$run/raw/plan-$id.txt"
-	qemu_cmd "$t" "$kdir/bzImage" "$stage/initrd" "$run/raw/console-$id.log" "$run/raw/channel-$id.log" "$accel"
+	qemu_cmd "$t" "$kdir/bzImage" "$stage/initrd" "$run/raw/console-$id.log" "$run/raw/channel-$id.log" "$accel" \
+		"$run/raw/memtiming-$id.txt"
+	rm -f "$run/raw/memtiming-$id.txt"
 	printf '%q ' "${qemu[@]}" > "$run/raw/qemu-$id.cmd"
 	say "boot $id/$total: $name ($accel, clock $clock, profile $profile)"
 	local progress=
@@ -484,7 +506,8 @@ do_boot() {
 	*) [ "$interrupted" = 0 ] || return 130; qstatus=fail ;;
 	esac
 	[ "$interrupted" = 0 ] || return 130
-	line=$(flock "$run/.collect.lock" "$labtool" collect "$run" "$id" --topology "$name" --qemu-status "$qstatus") || crc=$?
+	line=$(flock "$run/.collect.lock" "$labtool" collect "$run" "$id" --topology "$name" --qemu-status "$qstatus" \
+		--memory-timing "$memory_timing" --topology-file "$t") || crc=$?
 	# A failed boot or step is said even under -q.
 	if [ "$crc" = 0 ]; then
 		say "boot $id/$total: ${line#boot $id: }"
@@ -622,15 +645,16 @@ jq -n \
 	--arg accelerator "$accel" \
 	--arg clock "$clock" \
 	--arg fits "$fits" \
+	--arg memory_timing "$memory_timing" \
 	--arg host_cpus "$(nproc)" \
 	--arg host_kernel "$(uname -r)" \
 	--arg topologies "$topo_hashes" \
 	--arg lab_commit "$(git -C "$lab" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$lab" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
 	--arg started "$started" --arg ended "$(date -Is)" \
-	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots clock=$clock exec=${exec_cmd:+yes}" \
+	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots clock=$clock memory_timing=$memory_timing exec=${exec_cmd:+yes}" \
 	'{kernel_release: $kernel_release, kernel_flavor: $kernel_flavor, series_hash: $series_hash,
 	  kernel_source: $kernel_source, qemu_version: $qemu_version, accelerator: $accelerator,
-	  summary_format: 2, clock: $clock, fits: $fits, time_unit: (if $clock == "icount" then "insn" else "ns" end),
+	  summary_format: 2, clock: $clock, fits: $fits, memory_timing: $memory_timing, time_unit: (if $clock == "icount" then "insn" else "ns" end),
 	  host_cpus: ($host_cpus | tonumber), host_kernel: $host_kernel,
 	  topologies: ($topologies | split("\n") | map(select(length > 0) | split(" ") | {hash: .[0], file: .[1]})),
 	  lab_commit: $lab_commit, "start": $started, "end": $ended, options: $options}' > "$run/.meta.json.$$"

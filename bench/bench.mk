@@ -40,3 +40,5 @@ $(B)/guest/wlrun: $(B)/guest/obj/bench/wlrun.o $(B)/guest/obj/bench/wlparse.o $(
 $(B)/san/unit: $(BENCH_UNIT_SRCS:%.c=$(B)/san/%.o)
 # tests/unit/test_stats.c and test_bench*.c include bench headers.
 $(B)/san/tests/unit/test_stats.o $(B)/san/tests/unit/test_bench%.o: HOST_CFLAGS += -Ibench
+# chase.c marks its phases with the plugin's markers (plugin/marker.h).
+$(B)/guest/obj/bench/chase.o: GUEST_CFLAGS += -Iplugin

@@ -11,4 +11,5 @@
 	X(fallback_order) \
 	X(oom) \
 	X(model) \
+	X(chase) \
 	X(checks)

@@ -158,6 +158,19 @@ void out_hist(const struct rowkey *k, int rep, const struct hist *h)
 	free(buf);
 }
 
+void out_phase(const struct rowkey *k, unsigned int id, long loads, int bound)
+{
+	printf("PHASE id=%u bench=%s policy=%s nodes=%s pagesize=%s scenario=%s loads=%ld bound=%d\n",
+	       id, tok(k->bench), tok(k->policy), nodes_field, tok(k->pagesize), tok(k->scenario),
+	       loads, bound);
+}
+
+void out_memprobe(const struct rowkey *k, uint64_t vaddr, uint64_t gpa, int node)
+{
+	printf("MEMPROBE bench=%s nodes=%s vaddr=0x%llx gpa=0x%llx node=%d\n", tok(k->bench),
+	       nodes_field, (unsigned long long)vaddr, (unsigned long long)gpa, node);
+}
+
 void out_flush(void)
 {
 	fflush(stdout);

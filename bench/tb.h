@@ -105,6 +105,15 @@ void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern const char *msg_prog;	/* msg()'s prefix, "tierbench" unless set */
 /* A usage error: "PROG: message (PROG --help)" on stderr, exit 2. */
 void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/*
+ * Memory timing (README, "Memory timing"): the label of the phase the
+ * guest just ended with a marker (PHASE, matched on the host with the
+ * plugin's phases of the same id, in order), and an address probe's
+ * guest-physical address from /proc/self/pagemap (MEMPROBE, matched with
+ * the plugin's probes in order).
+ */
+void out_phase(const struct rowkey *k, unsigned int id, long loads, int bound);
+void out_memprobe(const struct rowkey *k, uint64_t vaddr, uint64_t gpa, int node);
 /* A line produced in a child: flush before _exit so nothing is lost. */
 void out_flush(void);
 

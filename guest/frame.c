@@ -19,7 +19,7 @@ uint32_t frame_crc32(const char *data, size_t len)
 int frame_known_payload(const char *line)
 {
 	static const char *const kinds[] = { "ROW ", "TOPO ", "TAP ", "META ",
-					     "HIST ", "STEP " };
+					     "HIST ", "STEP ", "PHASE ", "MEMPROBE " };
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strncmp(line, kinds[i], strlen(kinds[i])))

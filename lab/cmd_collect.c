@@ -11,6 +11,10 @@
  * a host-side timeout (--qemu-status timeout) wins over both.  Rows read
  * before the fault are kept, marked with the boot's status.
  *
+ * With --memory-timing count --topology-file TOPOLOGY.yaml, the plugin's
+ * report raw/memtiming-BOOT.txt becomes rows and checks as well
+ * (lab/accounting.c); a malformed report is a failed check naming its line.
+ *
  * Exit: 0 all well; 1 the boot ran but a step or check failed; 3 the boot
  * itself failed (panic, timeout, truncated, corrupt); 64/66/74 usage/input/IO.
  */
@@ -21,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "accounting.h"
 #include "channel.h"
 #include "commands.h"
 #include "textfile.h"
@@ -34,6 +39,9 @@ struct collect {
 	const char *status;     /* ok, panic, timeout, corrupt, truncated */
 	char *reason;
 	int exec_rc;
+	/* PHASE and MEMPROBE payloads, for --memory-timing count */
+	char **phase, **probe;
+	size_t nphase, nprobe;
 };
 
 static const char *const topo_columns[] = {
@@ -102,6 +110,12 @@ static void take_row(struct collect *c, const char *payload, const char *where)
 	sb_printf(&c->rows, ",%s,%s\n", c->run_id, c->boot);
 	c->nrows++;
 	free(copy);
+}
+
+static void keep_line(char ***v, size_t *n, const char *payload)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = xstrdup(payload);
 }
 
 static void take_topo(struct collect *c, const char *payload)
@@ -227,6 +241,10 @@ static void read_channel(struct collect *c, const char *path)
 			sb_printf(&c->hist, "%s\n", f.payload + 5);
 		else if (!strncmp(f.payload, "STEP ", 5))
 			take_step(c, f.payload + 5);
+		else if (!strncmp(f.payload, "PHASE ", 6))
+			keep_line(&c->phase, &c->nphase, f.payload + 6);
+		else if (!strncmp(f.payload, "MEMPROBE ", 9))
+			keep_line(&c->probe, &c->nprobe, f.payload + 9);
 	}
 	textfile_close(&tf);
 	if (!begun && !strcmp(c->status, "ok")) {
@@ -287,6 +305,65 @@ static void read_console(struct collect *c, const char *path, const char *excerp
 	free(ex.s);
 }
 
+/*
+ * --memory-timing count: the plugin's report, with the channel's PHASE and
+ * MEMPROBE lines, as rows and host-made checks (TAP lines "ok N - memtiming: ...").
+ */
+static void read_memtiming(struct collect *c, const char *topo_path)
+{
+	char *path = xasprintf("%s/raw/memtiming-%s.txt", c->run, c->boot);
+	char *name = xasprintf("memtiming-%s.txt", c->boot), *text = NULL, err[512];
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	struct topo *t = xcalloc(1, sizeof(*t));
+	size_t len;
+	unsigned long n = 0, failed = 0;
+
+	if (topo_load(topo_path, t, stderr)) {
+		c->steps_failed++;
+		set_reason(c, "%s: cannot read the topology for memory timing", topo_path);
+	} else if (read_file_all(path, &text, &len) < 0) {
+		/* a boot that died has no report: its own reason says why */
+		if (!strcmp(c->status, "ok")) {
+			c->steps_failed++;
+			set_reason(c, "%s: %s (--memory-timing count: QEMU wrote no report)", name,
+				   strerror(errno));
+		}
+	} else if (acct_file_parse(name, text, &f, err, sizeof(err))) {
+		fprintf(stderr, "labtool collect: %s\n", err);
+		c->steps_failed++;
+		set_reason(c, "%s", err);
+	} else {
+		acct_derive(&f, t, c->phase, c->nphase, c->probe, c->nprobe, &rows, &checks);
+		for (char *p = rows.s, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+			char where[64];
+
+			*nl = '\0';
+			snprintf(where, sizeof(where), "%s, phase rows", name);
+			take_row(c, p, where);
+		}
+		for (char *p = checks.s, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+			bool ok = !strncmp(p, "ok ", 3);
+			char *tap;
+
+			*nl = '\0';
+			tap = xasprintf("%s %lu - memtiming: %s", ok ? "ok" : "not ok", ++n, p + (ok ? 3 : 7));
+			take_tap(c, tap);
+			free(tap);
+			failed += !ok;
+		}
+		if (failed)
+			set_reason(c, "memory timing: %lu check(s) failed (boots/%s.tap)", failed, c->boot);
+		acct_file_free(&f);
+	}
+	sb_free(&rows);
+	sb_free(&checks);
+	free(text);
+	free(t);
+	free(name);
+	free(path);
+}
+
 /* Rewrites summary.csv with this boot's rows replacing any earlier ones. */
 static int update_summary(struct collect *c, const char *path)
 {
@@ -330,7 +407,7 @@ static int update_summary(struct collect *c, const char *path)
 int cmd_collect(int argc, char **argv)
 {
 	struct collect c = { .topology = "-", .status = "ok", .exec_rc = -1 };
-	const char *qemu_status = "ok";
+	const char *qemu_status = "ok", *memtiming = "off", *topo_file = NULL;
 	char *path = NULL;
 	int rc = 0;
 
@@ -339,6 +416,10 @@ int cmd_collect(int argc, char **argv)
 			c.topology = argv[++i];
 		else if (!strcmp(argv[i], "--qemu-status") && i + 1 < argc)
 			qemu_status = argv[++i];
+		else if (!strcmp(argv[i], "--memory-timing") && i + 1 < argc)
+			memtiming = argv[++i];
+		else if (!strcmp(argv[i], "--topology-file") && i + 1 < argc)
+			topo_file = argv[++i];
 		else if (argv[i][0] == '-') {
 			fprintf(stderr, "labtool collect: unknown option '%s'\n", argv[i]);
 			return EXIT_USAGE;
@@ -351,8 +432,10 @@ int cmd_collect(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (!c.run || !c.boot) {
-		fprintf(stderr, "usage: labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status ok|timeout|idle|error]\n");
+	if (!c.run || !c.boot || (strcmp(memtiming, "off") && strcmp(memtiming, "count")) ||
+	    (!strcmp(memtiming, "count") && !topo_file)) {
+		fprintf(stderr, "usage: labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status ok|timeout|idle|error]\n"
+			"       [--memory-timing off|count --topology-file TOPOLOGY.yaml]\n");
 		return EXIT_USAGE;
 	}
 	if (strpbrk(c.boot, "/,. ") || strpbrk(c.topology, ",/ ")) {
@@ -403,6 +486,9 @@ int cmd_collect(int argc, char **argv)
 		free(con);
 		free(ex);
 	}
+
+	if (!strcmp(memtiming, "count"))
+		read_memtiming(&c, topo_file);
 
 	path = xasprintf("%s/summary.csv", c.run);
 	if (update_summary(&c, path) < 0)
@@ -465,5 +551,11 @@ int cmd_collect(int argc, char **argv)
 	free(c.hist.s);
 	free(c.out.s);
 	free(c.reason);
+	for (size_t i = 0; i < c.nphase; i++)
+		free(c.phase[i]);
+	for (size_t i = 0; i < c.nprobe; i++)
+		free(c.probe[i]);
+	free(c.phase);
+	free(c.probe);
 	return rc;
 }

@@ -415,6 +415,14 @@ int cmd_plan(int argc, char **argv)
 		}
 		for (int k = 0; k < nnames; k++)
 			for (int g = 0; g < ntargets; g++) {
+				/* chase binds to every memory node in turn: one step */
+				if (!strcmp(names[k], "chase")) {
+					if (g == 0)
+						sb_printf(&plan, "step chase %d tierbench chase --profile %s%s\n",
+							  timeout, profile,
+							  !strcmp(clock, "icount") ? " --clock icount" : "");
+					continue;
+				}
 				sb_printf(&plan, "step %s-%s %d tierbench %s --profile %s --preferred %s --label %s",
 					  names[k], targets[g].label, timeout, names[k], profile,
 					  targets[g].ids, targets[g].label);

@@ -19,7 +19,8 @@
 	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into summary rows") \
 	X(report, "RUN-DIR", "regenerate plots and report.html/report.md of a run") \
 	X(compare, "RUN-DIR RUN-DIR...", "compare runs side by side, differences with CIs") \
-	X(boot, "--console F --channel F -- QEMU...", "run QEMU under an idle/wall watchdog")
+	X(boot, "--console F --channel F -- QEMU...", "run QEMU under an idle/wall watchdog") \
+	X(memtiming_arg, "TOPOLOGY.yaml --qemu-version L --plugin SO --out F", "print -plugin's value for --memory-timing count")
 
 #define X(name, args, help) int cmd_##name(int argc, char **argv);
 LABTOOL_COMMANDS(X)

@@ -4,8 +4,9 @@
 # bench/order.c: the seed of the latency cases' order, from the boot id (plan).
 # bench/costmodel.c: the guest's cost model, for the report's model after the
 # fill (lab/report_model.c), the same code rather than a copy.
+# plugin/memtiming.c: the memory-timing plugin's report format (accounting.c).
 LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c bench/order.c \
-	    bench/costmodel.c
+	    bench/costmodel.c plugin/memtiming.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # Other directories add C sources that the unit tests must also link.
@@ -36,3 +37,9 @@ $(B)/san/unit: $(LAB_SRCS:%.c=$(B)/san/%.o) $(UNIT_SRCS:%.c=$(B)/san/%.o) $(UNIT
 # labtool itself under the sanitizers, for the shell tests in CI.
 $(B)/san/labtool: $(B)/san/lab/labtool.o $(LAB_SRCS:%.c=$(B)/san/%.o)
 	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS)
+
+# accounting.c reads the report format of the memory-timing plugin.
+$(B)/host/lab/accounting.o $(B)/san/lab/accounting.o $(B)/host/lab/cmd_collect.o $(B)/san/lab/cmd_collect.o \
+$(B)/host/lab/cmd_memtiming_arg.o $(B)/san/lab/cmd_memtiming_arg.o \
+$(B)/host/plugin/memtiming.o $(B)/san/plugin/memtiming.o: HOST_CFLAGS += -Iplugin
+$(B)/san/tests/unit/test_accounting.o: HOST_CFLAGS += -Iplugin

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --memory-timing count on the host (accounting.h): the plugin's argument,
+ * its report parsed strictly (a line that is not what the writer writes is
+ * an error naming the file and line), and rows and checks made of it.
+ */
+#include "accounting.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+#define GIB (1ULL << 30)
+
+int acct_rule_for_qemu(const char *version_line, enum mt_rule *rule, char *err, size_t errlen)
+{
+	const char *p = strstr(version_line, "version ");
+	int major, minor;
+
+	if (!p || sscanf(p, "version %d.%d", &major, &minor) != 2) {
+		snprintf(err, errlen, "'%s': no QEMU version in it", version_line);
+		return -1;
+	}
+	if (major < 7) {
+		snprintf(err, errlen, "QEMU %d.%d: the plugin's address rule is known for 7.x (doubled) and 8.0 on (plain) only",
+			 major, minor);
+		return -1;
+	}
+	*rule = major == 7 ? MT_RULE_DOUBLED : MT_RULE_PLAIN;
+	return 0;
+}
+
+/* @s with each ',' doubled (QEMU's escape inside an option value). */
+static void put_escaped(struct sbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ',')
+			sb_putc(sb, ',');
+		sb_putc(sb, *s);
+	}
+}
+
+void acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
+		     const char *out, struct sbuf *sb)
+{
+	uint64_t at = 0;
+
+	sb_puts(sb, "file=");
+	put_escaped(sb, plugin);
+	sb_puts(sb, ",out=");
+	put_escaped(sb, out);
+	sb_printf(sb, ",rule=%s", mt_rule_names[rule]);
+	for (int i = 0; i < t->nnodes; i++) {
+		if (!t->node[i].mem_bytes)
+			continue;
+		sb_printf(sb, ",node=%d:0x%" PRIx64 ":0x%" PRIx64, i, at, t->node[i].mem_bytes);
+		at += t->node[i].mem_bytes;
+	}
+	sb_printf(sb, ",llc_size=%llu,llc_ways=%d,llc_line=%d", (unsigned long long)MT_LLC_DEFAULT_SIZE,
+		  MT_LLC_DEFAULT_WAYS, MT_LLC_DEFAULT_LINE);
+}
+
+int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset)
+{
+	uint64_t ram = topo_total_mem(t), low = ram;
+
+	/* hw/i386/pc_piix.c: 3.5 GiB below 4 GiB, 3 GiB when it must split */
+	if (ram >= 0xe0000000ULL)
+		low = 0xc0000000ULL;
+	if (gpa < low) {
+		*offset = gpa;
+		return 0;
+	}
+	if (gpa >= 4 * GIB && gpa - 4 * GIB < ram - low) {
+		*offset = gpa - 4 * GIB + low;
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- the report ---- */
+
+/* Does @line match @fmt completely (every conversion, nothing after)? */
+#define SCAN(line, n, fmt, ...) \
+	(sscanf(line, fmt "%n", __VA_ARGS__, &(n)) >= 0 && (n) > 0 && !(line)[n])
+
+static int node_index(const struct acct_file *f, const char *id)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(id, "none"))
+		return MT_NODE_NONE;
+	errno = 0;
+	v = strtol(id, &end, 10);
+	if (errno || *end || end == id)
+		return -1;
+	for (int i = 0; i < f->nnodes; i++)
+		if (f->node[i].id == v)
+			return i;
+	return -1;
+}
+
+int acct_file_parse(const char *name, const char *text, struct acct_file *f,
+		    char *err, size_t errlen)
+{
+	char *copy = xstrdup(text), *save = NULL, *line;
+	unsigned long lineno = 0;
+	int nodes_declared = -1, counts_left = 0, ended = 0;
+	size_t end_phases, end_probes;
+	const char *why = NULL;
+
+	memset(f, 0, sizeof(*f));
+	for (line = copy; line; line = save) {
+		char rule[16], nodeid[16];
+		unsigned long long a, b, c, d;
+		unsigned int u1, u2;
+		size_t seq;
+		int n = 0, i1;
+
+		save = strchr(line, '\n');
+		if (save)
+			*save++ = '\0';
+		else if (!*line)
+			break;	/* the file's final newline */
+		lineno++;
+		if (ended) {
+			why = "text after the end line";
+		} else if (lineno == 1) {
+			if (strcmp(line, "tierlab-memtiming 1"))
+				why = "not a version 1 memtiming report (want 'tierlab-memtiming 1')";
+		} else if (!strncmp(line, "config ", 7)) {
+			if (nodes_declared >= 0 ||
+			    !SCAN(line, n, "config rule=%15s llc_size=%llu llc_ways=%u llc_line=%u nodes=%d",
+				  rule, &a, &u1, &u2, &nodes_declared) ||
+			    nodes_declared < 1 || nodes_declared > MT_MAX_NODES)
+				why = "config: malformed, repeated or a node count outside 1..16";
+			else if (!strcmp(rule, "plain") || !strcmp(rule, "doubled")) {
+				f->rule = !strcmp(rule, "doubled") ? MT_RULE_DOUBLED : MT_RULE_PLAIN;
+				f->llc_size = a;
+				f->llc_ways = u1;
+				f->llc_line = u2;
+			} else
+				why = "config: rule is plain or doubled";
+		} else if (!strncmp(line, "node ", 5)) {
+			if (nodes_declared < 0 || f->nnodes >= nodes_declared || f->nphases ||
+			    !SCAN(line, n, "node id=%d start=%llx size=%llx", &i1, &a, &b) || i1 < 0)
+				why = "node: malformed, before config or more than config's nodes";
+			else
+				f->node[f->nnodes++] = (struct mt_node){ i1, a, b };
+		} else if (!strncmp(line, "phase ", 6)) {
+			struct mt_phase *p;
+			int closed;
+
+			if (f->nnodes != nodes_declared || counts_left ||
+			    !SCAN(line, n, "phase seq=%zu id=%u closed=%d io=%llu", &seq, &u1, &closed, &a) ||
+			    seq != f->nphases + 1 || u1 > 255 || (closed != 0 && closed != 1)) {
+				why = "phase: malformed, out of sequence, or before the nodes / after too few counts";
+			} else {
+				f->phase = xrealloc(f->phase, (f->nphases + 1) * sizeof(*f->phase));
+				p = &f->phase[f->nphases++];
+				memset(p, 0, sizeof(*p));
+				p->id = u1;
+				p->closed = closed;
+				p->io = a;
+				counts_left = f->nnodes + 1;
+			}
+		} else if (!strncmp(line, "count ", 6)) {
+			int idx = -1;
+
+			if (!counts_left ||
+			    !SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu",
+				  &seq, nodeid, &a, &b, &c, &d) ||
+			    seq != f->nphases || (idx = node_index(f, nodeid)) < 0) {
+				why = "count: malformed, outside a phase, or of an unknown node";
+			} else {
+				struct mt_count *k = &f->phase[f->nphases - 1].count[idx];
+
+				/* counts come in node order, then none */
+				if (idx != (counts_left == 1 ? MT_NODE_NONE : f->nnodes + 1 - counts_left))
+					why = "count: not in node order (the nodes, then none)";
+				*k = (struct mt_count){ a, b, c, d };
+				counts_left--;
+			}
+		} else if (!strncmp(line, "probe ", 6)) {
+			if (counts_left || nodes_declared < 0 ||
+			    !SCAN(line, n, "probe seq=%zu vaddr=%llx raw=%llx offset=%llx node=%d",
+				  &seq, &a, &b, &c, &i1) || seq != f->nprobes + 1) {
+				why = "probe: malformed or out of sequence";
+			} else {
+				f->probe = xrealloc(f->probe, (f->nprobes + 1) * sizeof(*f->probe));
+				f->probe[f->nprobes++] = (struct mt_probe){ a, b, c, i1 };
+			}
+		} else if (!strncmp(line, "end ", 4)) {
+			if (counts_left || nodes_declared < 0 ||
+			    !SCAN(line, n, "end phases=%zu probes=%zu dropped=%llu", &end_phases,
+				  &end_probes, &a))
+				why = "end: malformed, or a phase without all its counts";
+			else if (end_phases != f->nphases || end_probes != f->nprobes)
+				why = "end: its totals differ from the phases and probes above";
+			else {
+				f->dropped = a;
+				ended = 1;
+			}
+		} else {
+			why = "not a line of a memtiming report";
+		}
+		if (why)
+			break;
+	}
+	if (!why && !ended) {
+		lineno++;
+		why = "no end line: the report was cut short";
+	}
+	free(copy);
+	if (why) {
+		snprintf(err, errlen, "%s:%lu: %s", name, lineno, why);
+		acct_file_free(f);
+		return -1;
+	}
+	return 0;
+}
+
+void acct_file_free(struct acct_file *f)
+{
+	free(f->phase);
+	free(f->probe);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- rows and checks ---- */
+
+static int cpu0_node(const struct topo *t)
+{
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->node[i].cpus & 1)
+			return i;
+	return -1;
+}
+
+/* HMAT read/write latency from CPU 0's node to node @id; false if none. */
+static bool latency(const struct topo *t, int id, double *rl, double *wl)
+{
+	int init = cpu0_node(t);
+	const struct topo_perf *p;
+
+	if (!t->has_hmat || init < 0 || id < 0 || id >= t->nnodes)
+		return false;
+	p = &t->hmat[init][id];
+	if (!p->set)
+		return false;
+	*rl = p->read_latency_ns;
+	*wl = p->write_latency_ns;
+	return true;
+}
+
+struct label {
+	char bench[64], policy[64], nodes[96], pagesize[32], scenario[64];
+	long loads;
+	int bound;
+};
+
+static void row(struct sbuf *rows, const struct label *l, const char *metric, double v,
+		const char *unit)
+{
+	char num[48];
+
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(num, sizeof(num), "%.0f", v);
+	else
+		snprintf(num, sizeof(num), "%.6g", v);
+	sb_printf(rows, "bench=%s policy=%s nodes=%s pagesize=%s scenario=%s metric=%s value=%s unit=%s\n",
+		  l->bench, l->policy, l->nodes, l->pagesize, l->scenario, metric, num, unit);
+}
+
+__attribute__((format(printf, 3, 4)))
+static void check(struct sbuf *checks, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	sb_puts(checks, ok ? "ok " : "not ok ");
+	va_start(ap, fmt);
+	{
+		char text[400];
+
+		vsnprintf(text, sizeof(text), fmt, ap);
+		sb_puts(checks, text);
+	}
+	va_end(ap);
+	sb_putc(checks, '\n');
+}
+
+static void parse_label(const char *payload, struct label *l)
+{
+	char num[32];
+
+	memset(l, 0, sizeof(*l));
+	if (!word_after(payload, "bench=", l->bench, sizeof(l->bench)))
+		snprintf(l->bench, sizeof(l->bench), "phase");
+	if (!word_after(payload, "policy=", l->policy, sizeof(l->policy)))
+		snprintf(l->policy, sizeof(l->policy), "-");
+	if (!word_after(payload, "nodes=", l->nodes, sizeof(l->nodes)))
+		snprintf(l->nodes, sizeof(l->nodes), "-");
+	if (!word_after(payload, "pagesize=", l->pagesize, sizeof(l->pagesize)))
+		snprintf(l->pagesize, sizeof(l->pagesize), "-");
+	if (!word_after(payload, "scenario=", l->scenario, sizeof(l->scenario)))
+		snprintf(l->scenario, sizeof(l->scenario), "-");
+	l->loads = word_after(payload, "loads=", num, sizeof(num)) ? atol(num) : 0;
+	l->bound = word_after(payload, "bound=", num, sizeof(num)) ? atoi(num) : -1;
+}
+
+/* The chase figures the ratio check needs, by bound node id. */
+struct chase_fig {
+	bool have;
+	double ns_per_load;
+	struct label label;
+};
+
+void acct_derive(const struct acct_file *f, const struct topo *t, char *const *phase_lines,
+		 size_t nphase_lines, char *const *probe_lines, size_t nprobe_lines,
+		 struct sbuf *rows, struct sbuf *checks)
+{
+	struct chase_fig chase[MT_MAX_NODES] = { 0 };
+	size_t used = 0;
+	bool *taken = xcalloc(nphase_lines + 1, sizeof(*taken));
+	int base = cpu0_node(t);
+
+	if (f->dropped)
+		check(checks, false, "the plugin dropped %" PRIu64 " phases, probes or stray end markers",
+		      f->dropped);
+	for (size_t p = 0; p < f->nphases; p++) {
+		const struct mt_phase *ph = &f->phase[p];
+		struct label l;
+		uint64_t misses = 0, unmapped;
+		double cost = 0;
+		bool costed = true;
+		char metric[64], id[16];
+		size_t k;
+
+		/* the first unused PHASE line with this phase's id */
+		for (k = 0; k < nphase_lines; k++)
+			if (!taken[k] && word_after(phase_lines[k], "id=", id, sizeof(id)) &&
+			    (unsigned int)atoi(id) == ph->id)
+				break;
+		if (k < nphase_lines) {
+			taken[k] = true;
+			used++;
+			parse_label(phase_lines[k], &l);
+		} else {
+			parse_label("", &l);
+			snprintf(l.scenario, sizeof(l.scenario), "id%u", ph->id);
+		}
+		if (!ph->closed)
+			check(checks, false, "phase %zu (%s/%s %s): ended without its end marker",
+			      p + 1, l.bench, l.nodes, l.scenario);
+		for (int i = 0; i < f->nnodes; i++)
+			misses += ph->count[i].misses;
+		for (int i = 0; i < f->nnodes; i++) {
+			const struct mt_count *c = &ph->count[i];
+			int nid = f->node[i].id;
+			double rl, wl;
+
+			snprintf(metric, sizeof(metric), "mem_reads_node%d", nid);
+			row(rows, &l, metric, (double)c->reads, "count");
+			snprintf(metric, sizeof(metric), "mem_writes_node%d", nid);
+			row(rows, &l, metric, (double)c->writes, "count");
+			snprintf(metric, sizeof(metric), "llc_misses_node%d", nid);
+			row(rows, &l, metric, (double)c->misses, "count");
+			snprintf(metric, sizeof(metric), "llc_writebacks_node%d", nid);
+			row(rows, &l, metric, (double)c->writebacks, "count");
+			if (misses) {
+				snprintf(metric, sizeof(metric), "llc_miss_share_node%d", nid);
+				row(rows, &l, metric, (double)c->misses / (double)misses, "ratio");
+			}
+			if (latency(t, nid, &rl, &wl))
+				cost += (double)c->misses * rl + (double)c->writebacks * wl;
+			else if (c->misses || c->writebacks)
+				costed = false;
+		}
+		unmapped = ph->count[MT_NODE_NONE].reads + ph->count[MT_NODE_NONE].writes;
+		row(rows, &l, "mem_unmapped", (double)unmapped, "count");
+		row(rows, &l, "mem_io", (double)ph->io, "count");
+		if (costed) {
+			row(rows, &l, "access_cost_ns", cost, "ns");
+			if (l.loads > 0)
+				row(rows, &l, "access_ns_per_load", cost / (double)l.loads, "ns");
+		}
+		if (strcmp(l.bench, "chase") || l.bound < 0)
+			continue;
+		/* the calibration's own checks */
+		{
+			int bi = -1;
+
+			for (int i = 0; i < f->nnodes; i++)
+				if (f->node[i].id == l.bound)
+					bi = i;
+			double share = bi >= 0 && misses ? (double)ph->count[bi].misses / (double)misses : 0;
+
+			check(checks, share >= 0.99,
+			      "chase bound to node %d: %.4f of its %" PRIu64 " LLC misses on node %d (want >= 0.99)",
+			      l.bound, share, misses, l.bound);
+			if (unmapped)
+				check(checks, false, "chase bound to node %d: %" PRIu64 " accesses in no node's range (address rule %s)",
+				      l.bound, unmapped, mt_rule_names[f->rule]);
+			if (bi >= 0 && costed && l.loads > 0 && l.bound < MT_MAX_NODES) {
+				chase[l.bound].have = true;
+				chase[l.bound].ns_per_load = cost / (double)l.loads;
+				chase[l.bound].label = l;
+			}
+		}
+	}
+	for (size_t k = 0; k < nphase_lines; k++)
+		if (!taken[k])
+			check(checks, false, "PHASE line %zu (%s) has no phase of its id in the plugin's report",
+			      k + 1, phase_lines[k]);
+	(void)used;
+	free(taken);
+	/* per-load cost of each node's chase against CPU 0's node's, vs HMAT's */
+	if (base >= 0 && base < MT_MAX_NODES && chase[base].have && chase[base].ns_per_load > 0) {
+		double brl, bwl;
+
+		latency(t, base, &brl, &bwl);
+		for (int n = 0; n < MT_MAX_NODES; n++) {
+			double rl, wl, ratio, want;
+			char metric[64];
+
+			if (n == base || !chase[n].have || !latency(t, n, &rl, &wl))
+				continue;
+			ratio = chase[n].ns_per_load / chase[base].ns_per_load;
+			want = rl / brl;
+			snprintf(metric, sizeof(metric), "access_ratio_vs_node%d", base);
+			row(rows, &chase[n].label, metric, ratio, "ratio");
+			snprintf(metric, sizeof(metric), "hmat_ratio_vs_node%d", base);
+			row(rows, &chase[n].label, metric, want, "ratio");
+			check(checks, fabs(ratio / want - 1) <= 0.01,
+			      "chase: node %d / node %d cost per load %.4f, HMAT read latency %.4f (want within 1 %%)",
+			      n, base, ratio, want);
+		}
+	}
+	/* address probes: the plugin's RAM offset = pagemap's, converted */
+	if (nprobe_lines != f->nprobes)
+		check(checks, false, "the guest made %zu address probes, the plugin recorded %zu",
+		      nprobe_lines, f->nprobes);
+	for (size_t k = 0; k < nprobe_lines && k < f->nprobes; k++) {
+		const struct mt_probe *pr = &f->probe[k];
+		char gpa_s[32], va_s[32];
+		uint64_t gpa, va, want;
+
+		if (!word_after(probe_lines[k], "gpa=", gpa_s, sizeof(gpa_s)) ||
+		    !word_after(probe_lines[k], "vaddr=", va_s, sizeof(va_s))) {
+			check(checks, false, "MEMPROBE line %zu: no gpa= or vaddr=", k + 1);
+			continue;
+		}
+		gpa = strtoull(gpa_s, NULL, 16);
+		va = strtoull(va_s, NULL, 16);
+		if (!gpa) {
+			check(checks, true, "probe %zu: # SKIP the guest could not read its page's frame", k + 1);
+			continue;
+		}
+		if (acct_gpa_to_offset(t, gpa, &want)) {
+			check(checks, false, "probe %zu: guest-physical 0x%" PRIx64 " is in no RAM of the topology",
+			      k + 1, gpa);
+			continue;
+		}
+		check(checks, pr->vaddr == va && pr->node >= 0 && pr->offset == want,
+		      "probe %zu: pagemap 0x%" PRIx64 " (RAM offset 0x%" PRIx64 "), plugin 0x%" PRIx64
+		      " read as 0x%" PRIx64 " on node %d under rule %s",
+		      k + 1, gpa, want, pr->raw, pr->offset, pr->node, mt_rule_names[f->rule]);
+	}
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * labtool's side of --memory-timing count (README, "Memory timing"): the
+ * -plugin argument computed from the topology, the plugin's report file
+ * read back (its one reader; plugin/memtiming.c is its one writer), and
+ * the rows and checks made of it with the guest's PHASE and MEMPROBE lines.
+ */
+#ifndef TIERLAB_ACCOUNTING_H
+#define TIERLAB_ACCOUNTING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "memtiming.h"
+#include "topology.h"
+#include "util.h"
+
+/*
+ * The plugin's address rule for a QEMU, from `qemu-system-x86_64
+ * --version`'s first line: "doubled" for 7.x (measured on 7.2, README),
+ * "plain" from 8.0, where the RAM block's offset is no longer added twice.
+ * 0, or -1 with why in @err (an unparsable line, or a QEMU before 7).
+ */
+int acct_rule_for_qemu(const char *version_line, enum mt_rule *rule, char *err, size_t errlen);
+
+/*
+ * The value of QEMU's -plugin option: file=PLUGIN,out=OUT,rule=R, one
+ * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
+ * of the nodes before it, in node order, as topo_qemu_args lays out the
+ * memory backends) and the LLC.  Commas in paths are doubled, as QEMU's
+ * option syntax wants.
+ */
+void acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
+		     const char *out, struct sbuf *sb);
+
+/*
+ * A guest-physical address as a RAM offset: QEMU's pc machine puts RAM
+ * below 4 GiB up to 3.5 GiB of RAM, else up to 3 GiB (gigabyte-aligned
+ * split), and the rest from 4 GiB.  -1 when @gpa is in no RAM.
+ */
+int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset);
+
+/* The plugin's report, parsed. */
+struct acct_file {
+	enum mt_rule rule;
+	uint64_t llc_size;
+	uint32_t llc_ways, llc_line;
+	int nnodes;
+	struct mt_node node[MT_MAX_NODES];
+	size_t nphases, nprobes;
+	struct mt_phase *phase;	/* count[i] is node[i]'s; count[MT_NODE_NONE] none's */
+	struct mt_probe *probe;
+	uint64_t dropped;
+};
+
+/*
+ * Parses a report held in @text; @name is what errors call the file.
+ * 0, or -1 with "NAME:LINE: what is wrong" in @err.
+ */
+int acct_file_parse(const char *name, const char *text, struct acct_file *f,
+		    char *err, size_t errlen);
+void acct_file_free(struct acct_file *f);
+
+/*
+ * Rows and checks of one boot.  @phase_lines are the payloads of the
+ * guest's PHASE lines ("id=1 bench=chase ..."), @probe_lines its MEMPROBE
+ * lines, both in channel order.  Each PHASE line labels the next plugin
+ * phase of its id, in order; a plugin phase without one is labelled
+ * bench=phase scenario=id<ID>.  Rows are ROW payloads, one per line, in
+ * @rows; checks "ok TEXT" or "not ok TEXT", one per line, in @checks.
+ * Access cost = misses x read latency + write-backs x write latency, the
+ * HMAT figures from CPU 0's node (where the chase runs).
+ */
+void acct_derive(const struct acct_file *f, const struct topo *t, char *const *phase_lines,
+		 size_t nphase_lines, char *const *probe_lines, size_t nprobe_lines,
+		 struct sbuf *rows, struct sbuf *checks);
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Phase markers, shared by the guest (bench/chase.c) and the plugin
+ * (memtiming.c): `nopl 0x71E5XXYY(%rax)`, bytes 0f 1f 80 YY XX e5 71, a
+ * 7-byte NOP that touches no memory.  XX is the operation, YY the phase id
+ * the guest chose (0..255).  Without the plugin they cost a NOP.
+ */
+#ifndef TIERLAB_PLUGIN_MARKER_H
+#define TIERLAB_PLUGIN_MARKER_H
+
+#define MT_MARK_MAGIC 0x71E5u
+enum mt_op { MT_OP_BEGIN = 1, MT_OP_END = 2, MT_OP_PROBE = 3 };
+#define MT_MARK_DISP(op, id) ((MT_MARK_MAGIC << 16) | ((unsigned)(op) << 8) | (unsigned)(id))
+
+#if defined(__x86_64__)
+/* A marker; @id must be a constant. */
+#define MT_MARK(op, id) \
+	__asm__ __volatile__("nopl %c0(%%rax)" : : "i"(MT_MARK_DISP(op, id)) : "memory")
+#endif
+
+#endif

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The memory-timing plugin's pure parts (memtiming.h): nothing here knows
+ * QEMU, so the host unit tests run all of it.
+ */
+#include "memtiming.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const mt_rule_names[2] = { "plain", "doubled" };
+
+bool mt_marker_decode(const uint8_t *insn, size_t len, struct mt_marker *m)
+{
+	uint32_t disp;
+
+	/* nopl disp32(%rax): 0f 1f, ModRM 0x80 (mod 10, reg 0, rm rax) */
+	if (len != 7 || insn[0] != 0x0f || insn[1] != 0x1f || insn[2] != 0x80)
+		return false;
+	disp = (uint32_t)insn[3] | (uint32_t)insn[4] << 8 | (uint32_t)insn[5] << 16 |
+	       (uint32_t)insn[6] << 24;
+	if (disp >> 16 != MT_MARK_MAGIC)
+		return false;
+	switch ((disp >> 8) & 0xff) {
+	case MT_OP_BEGIN:
+	case MT_OP_END:
+	case MT_OP_PROBE:
+		m->op = (enum mt_op)((disp >> 8) & 0xff);
+		m->id = disp & 0xff;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int mt_map_addr(const struct mt_map *m, uint64_t hwaddr, uint64_t *offset)
+{
+	for (int i = 0; i < m->n; i++) {
+		const struct mt_node *n = &m->node[i];
+		/* doubled: the block's offset (= its start) counted once more */
+		uint64_t base = m->rule == MT_RULE_DOUBLED ? 2 * n->start : n->start;
+
+		if (hwaddr >= base && hwaddr - base < n->size) {
+			*offset = hwaddr - base + n->start;
+			return i;
+		}
+	}
+	return -1;
+}
+
+int mt_map_offset(const struct mt_map *m, uint64_t offset)
+{
+	for (int i = 0; i < m->n; i++)
+		if (offset >= m->node[i].start && offset - m->node[i].start < m->node[i].size)
+			return i;
+	return -1;
+}
+
+int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
+		char *err, size_t errlen)
+{
+	uint64_t sets;
+	uint32_t shift = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (line < 8 || (line & (line - 1))) {
+		snprintf(err, errlen, "llc_line=%" PRIu32 ": must be a power of two from 8", line);
+		return -1;
+	}
+	while ((1u << shift) < line)
+		shift++;
+	if (ways < 1 || ways > 64) {
+		snprintf(err, errlen, "llc_ways=%" PRIu32 ": must be 1 to 64", ways);
+		return -1;
+	}
+	if (!size || size % ((uint64_t)ways * line)) {
+		snprintf(err, errlen, "llc_size=%" PRIu64 ": must be a multiple of ways x line (%" PRIu64 ")",
+			 size, (uint64_t)ways * line);
+		return -1;
+	}
+	sets = size / ((uint64_t)ways * line);
+	if (sets > (1u << 24)) {
+		snprintf(err, errlen, "llc_size=%" PRIu64 ": more than 2^24 sets", size);
+		return -1;
+	}
+	c->way = malloc(sets * ways * sizeof(*c->way));
+	if (!c->way) {
+		snprintf(err, errlen, "llc: out of memory for %" PRIu64 " sets", sets);
+		return -1;
+	}
+	for (uint64_t i = 0; i < sets * ways; i++)
+		c->way[i] = MT_LLC_EMPTY;
+	c->sets = (uint32_t)sets;
+	c->ways = ways;
+	c->line_shift = shift;
+	return 0;
+}
+
+void mt_llc_free(struct mt_llc *c)
+{
+	free(c->way);
+	memset(c, 0, sizeof(*c));
+}
+
+bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bool *has_wb)
+{
+	uint64_t line = addr >> c->line_shift;
+	uint64_t *set = c->way + (line % c->sets) * c->ways;
+	uint64_t victim;
+	uint32_t w;
+
+	*has_wb = false;
+	for (w = 0; w < c->ways; w++) {
+		if (set[w] != MT_LLC_EMPTY && set[w] >> 1 == line) {
+			uint64_t hit = set[w] | (write ? 1 : 0);
+
+			/* to the front: most recently used first */
+			memmove(set + 1, set, w * sizeof(*set));
+			set[0] = hit;
+			return false;
+		}
+	}
+	victim = set[c->ways - 1];
+	if (victim != MT_LLC_EMPTY && (victim & 1)) {
+		*wb = (victim >> 1) << c->line_shift;
+		*has_wb = true;
+	}
+	memmove(set + 1, set, (c->ways - 1) * sizeof(*set));
+	set[0] = line << 1 | (write ? 1 : 0);
+	return true;
+}
+
+/* A whole unsigned number (decimal or 0x hex); -1 if it is not one. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+static int parse_node(const char *v, struct mt_node *n)
+{
+	char buf[96], *c1, *c2;
+	uint64_t id;
+
+	if (strlen(v) >= sizeof(buf))
+		return -1;
+	strcpy(buf, v);
+	c1 = strchr(buf, ':');
+	c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	if (!c2)
+		return -1;
+	*c1 = *c2 = '\0';
+	if (parse_u64(buf, &id) || id >= 1024 || parse_u64(c1 + 1, &n->start) ||
+	    parse_u64(c2 + 1, &n->size) || !n->size || n->start + n->size < n->start)
+		return -1;
+	n->id = (int)id;
+	return 0;
+}
+
+int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen)
+{
+	bool have_rule = false;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->llc_size = MT_LLC_DEFAULT_SIZE;
+	cfg->llc_ways = MT_LLC_DEFAULT_WAYS;
+	cfg->llc_line = MT_LLC_DEFAULT_LINE;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		const char *v = eq ? eq + 1 : NULL;
+		size_t kl = eq ? (size_t)(eq - a) : 0;
+		uint64_t u;
+
+#define KEY(k) (kl == sizeof(k) - 1 && !strncmp(a, k, kl))
+		if (!eq) {
+			snprintf(err, errlen, "argument %d '%s': not key=value", i + 1, a);
+			return -1;
+		} else if (KEY("out")) {
+			if (!*v) {
+				snprintf(err, errlen, "argument %d '%s': empty file name", i + 1, a);
+				return -1;
+			}
+			cfg->out = v;
+		} else if (KEY("rule")) {
+			if (!strcmp(v, "plain"))
+				cfg->map.rule = MT_RULE_PLAIN;
+			else if (!strcmp(v, "doubled"))
+				cfg->map.rule = MT_RULE_DOUBLED;
+			else {
+				snprintf(err, errlen, "argument %d '%s': rule is plain or doubled", i + 1, a);
+				return -1;
+			}
+			have_rule = true;
+		} else if (KEY("node")) {
+			struct mt_node *n = &cfg->map.node[cfg->map.n];
+			const struct mt_node *prev = cfg->map.n ? n - 1 : NULL;
+
+			if (cfg->map.n == MT_MAX_NODES) {
+				snprintf(err, errlen, "argument %d '%s': more than %d nodes", i + 1, a,
+					 MT_MAX_NODES);
+				return -1;
+			}
+			if (parse_node(v, n)) {
+				snprintf(err, errlen, "argument %d '%s': want node=ID:START:SIZE (size > 0)",
+					 i + 1, a);
+				return -1;
+			}
+			if (prev && n->start < prev->start + prev->size) {
+				snprintf(err, errlen, "argument %d '%s': overlaps or precedes node %d",
+					 i + 1, a, prev->id);
+				return -1;
+			}
+			cfg->map.n++;
+		} else if (KEY("llc_size") || KEY("llc_ways") || KEY("llc_line")) {
+			if (parse_u64(v, &u) || !u || u > UINT32_MAX * (KEY("llc_size") ? 64ULL : 1)) {
+				snprintf(err, errlen, "argument %d '%s': not a positive number", i + 1, a);
+				return -1;
+			}
+			if (KEY("llc_size"))
+				cfg->llc_size = u;
+			else if (KEY("llc_ways"))
+				cfg->llc_ways = (uint32_t)u;
+			else
+				cfg->llc_line = (uint32_t)u;
+		} else {
+			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line)",
+				 i + 1, a);
+			return -1;
+		}
+#undef KEY
+	}
+	if (!cfg->out || !have_rule || !cfg->map.n) {
+		snprintf(err, errlen, "missing %s", !cfg->out ? "out=FILE" :
+			 !have_rule ? "rule=plain|doubled" : "node=ID:START:SIZE");
+		return -1;
+	}
+	return 0;
+}
+
+static void count_line(FILE *f, size_t seq, const char *node, const struct mt_count *c)
+{
+	fprintf(f, "count phase=%zu node=%s reads=%" PRIu64 " writes=%" PRIu64
+		" misses=%" PRIu64 " writebacks=%" PRIu64 "\n",
+		seq, node, c->reads, c->writes, c->misses, c->writebacks);
+}
+
+int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_phase *ph,
+		    size_t nphases, const struct mt_probe *pr, size_t nprobes,
+		    uint64_t dropped)
+{
+	fprintf(f, "tierlab-memtiming %d\n", MT_REPORT_VERSION);
+	fprintf(f, "config rule=%s llc_size=%" PRIu64 " llc_ways=%" PRIu32 " llc_line=%" PRIu32
+		" nodes=%d\n", mt_rule_names[cfg->map.rule], cfg->llc_size, cfg->llc_ways,
+		cfg->llc_line, cfg->map.n);
+	for (int i = 0; i < cfg->map.n; i++)
+		fprintf(f, "node id=%d start=0x%" PRIx64 " size=0x%" PRIx64 "\n",
+			cfg->map.node[i].id, cfg->map.node[i].start, cfg->map.node[i].size);
+	for (size_t p = 0; p < nphases; p++) {
+		char id[16];
+
+		fprintf(f, "phase seq=%zu id=%u closed=%d io=%" PRIu64 "\n", p + 1, ph[p].id,
+			ph[p].closed ? 1 : 0, ph[p].io);
+		for (int i = 0; i < cfg->map.n; i++) {
+			snprintf(id, sizeof(id), "%d", cfg->map.node[i].id);
+			count_line(f, p + 1, id, &ph[p].count[i]);
+		}
+		count_line(f, p + 1, "none", &ph[p].count[MT_NODE_NONE]);
+	}
+	for (size_t k = 0; k < nprobes; k++)
+		fprintf(f, "probe seq=%zu vaddr=0x%" PRIx64 " raw=0x%" PRIx64 " offset=0x%" PRIx64
+			" node=%d\n", k + 1, pr[k].vaddr, pr[k].raw, pr[k].offset, pr[k].node);
+	fprintf(f, "end phases=%zu probes=%zu dropped=%" PRIu64 "\n", nphases, nprobes, dropped);
+	return ferror(f) ? -1 : 0;
+}

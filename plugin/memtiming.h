@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pure parts of the memory-timing plugin (plugin/tiermem.c), with no
+ * QEMU in them, so the host unit tests can run them (tests/unit/
+ * test_plugin_memtiming.c): the plugin's arguments, guest-physical address
+ * -> NUMA node (with QEMU 7.2's doubled RAM-block offset), the simulated
+ * set-associative LLC, the phase markers and the report file it writes.
+ *
+ * Addresses are "RAM offsets": a node's memory backend sits in the
+ * machine's RAM container at the sum of the sizes of the nodes before it
+ * (QEMU lays out -numa node,memdev=memN in node order, the 4 GiB hole aside:
+ * that is applied to guest-physical addresses, not to the container).
+ */
+#ifndef TIERLAB_PLUGIN_MEMTIMING_H
+#define TIERLAB_PLUGIN_MEMTIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MT_MAX_NODES 16
+#define MT_NODE_NONE MT_MAX_NODES	/* counters of accesses in no node's range */
+#define MT_REPORT_VERSION 1
+
+#include "marker.h"
+
+struct mt_marker {
+	enum mt_op op;
+	unsigned int id;
+};
+/* Is [insn, insn+len) exactly a marker?  Fills @m when it is. */
+bool mt_marker_decode(const uint8_t *insn, size_t len, struct mt_marker *m);
+
+/*
+ * What qemu_plugin_hwaddr_phys_addr() returns for RAM: "plain" the RAM
+ * offset, "doubled" (QEMU 7.2) the RAM offset plus the RAM block's own
+ * offset once more -- node 1 of 1 GiB + 1 GiB at 0x40000000 reads as
+ * 0x80000000 -- which holds while each node's RAM block sits at the same
+ * ram_addr as its place in the container (backends allocated in node
+ * order, before any other RAM block; checked in the guest by the chase
+ * benchmark's address probes).
+ */
+enum mt_rule { MT_RULE_PLAIN, MT_RULE_DOUBLED };
+extern const char *const mt_rule_names[2];
+
+struct mt_node {
+	int id;			/* the guest's NUMA node id */
+	uint64_t start, size;	/* RAM offsets */
+};
+
+struct mt_map {
+	int n;
+	struct mt_node node[MT_MAX_NODES];
+	enum mt_rule rule;
+};
+
+/*
+ * The node index (into map->node) of address @hwaddr as the plugin API
+ * reports it, its RAM offset in @offset; -1 when no node holds it.
+ */
+int mt_map_addr(const struct mt_map *m, uint64_t hwaddr, uint64_t *offset);
+/* The node index of RAM offset @offset; -1 when no node holds it. */
+int mt_map_offset(const struct mt_map *m, uint64_t offset);
+
+/*
+ * Simulated LLC: set-associative, LRU, write-allocate, write-back.  Each
+ * set's ways are kept most recently used first; a way holds the line number
+ * << 1 | dirty, or MT_LLC_EMPTY.
+ */
+#define MT_LLC_EMPTY UINT64_MAX
+struct mt_llc {
+	uint32_t sets, ways, line_shift;
+	uint64_t *way;		/* sets * ways */
+};
+/* 0, or -1 with the reason in @err (size not sets x ways x line, ...). */
+int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
+		char *err, size_t errlen);
+void mt_llc_free(struct mt_llc *c);
+/*
+ * One access at RAM offset @addr: true on a miss.  A dirty line evicted to
+ * make room is returned in @wb (its first byte's RAM offset) with true in
+ * @has_wb.
+ */
+bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bool *has_wb);
+
+/*
+ * The part the defaults come from: Intel Xeon Gold 6230 (Cascade Lake,
+ * dram-pmem.yaml's machine): 27.5 MiB shared L3, 11 ways, 64-byte lines
+ * (Intel ARK; 1.375 MiB per core x 20 cores), i.e. 40960 sets.
+ */
+#define MT_LLC_DEFAULT_SIZE (27ULL * 1024 * 1024 + 512 * 1024)
+#define MT_LLC_DEFAULT_WAYS 11
+#define MT_LLC_DEFAULT_LINE 64
+
+struct mt_config {
+	struct mt_map map;
+	uint64_t llc_size;
+	uint32_t llc_ways, llc_line;
+	const char *out;	/* the report file */
+};
+
+/*
+ * The plugin's arguments, each "key=value": out=FILE (required),
+ * rule=plain|doubled (required), node=ID:START:SIZE (hex or decimal RAM
+ * offsets, one per memory node, ascending), llc_size=BYTES, llc_ways=N,
+ * llc_line=BYTES.  0, or -1 with "argument N 'text': why" in @err.
+ */
+int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen);
+
+/* What a phase counted on one node (or MT_NODE_NONE). */
+struct mt_count {
+	uint64_t reads, writes, misses, writebacks;
+};
+
+struct mt_phase {
+	unsigned int id;		/* the marker's id */
+	bool closed;			/* an end marker ended it */
+	uint64_t io;			/* accesses to I/O regions */
+	struct mt_count count[MT_MAX_NODES + 1];
+};
+
+struct mt_probe {
+	uint64_t vaddr, raw, offset;
+	int node;			/* guest node id, -1 none, -2 I/O */
+};
+
+/*
+ * The report (README, "Memory timing"): a header line, the config, one
+ * "phase" line and one "count" line per node (and "none") per phase, one
+ * "probe" line per address probe, and "end" with the totals.  Returns 0,
+ * -1 on a write error.
+ */
+int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_phase *ph,
+		    size_t nphases, const struct mt_probe *pr, size_t nprobes,
+		    uint64_t dropped);
+
+#endif

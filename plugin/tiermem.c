@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tiermem: a QEMU TCG plugin that counts, per NUMA node, the guest's memory
+ * reads, writes and simulated-LLC misses inside phases the guest marks
+ * (README, "Memory timing"; the pure parts are memtiming.c).
+ *
+ *   -plugin file=tiermem.so,out=FILE,rule=doubled,node=0:0x0:0x40000000,...
+ *
+ * Every memory access gets a callback (QEMU translates code once, before
+ * the guest says which phase it is in), which returns at once outside a
+ * phase: boot and the steps between phases pay a call and a load per access,
+ * not the LLC simulation.  A marker `nopl 0x71E5XXYY(%rax)` is found when
+ * its block is translated and gets a callback of its own that begins (XX 1)
+ * or ends (XX 2) phase YY, or asks for the address of the vCPU's next access
+ * (XX 3, a probe the guest compares with /proc/self/pagemap).
+ *
+ * No locks on the hot path: each vCPU has its own LLC and counters (under
+ * MTTCG a vCPU's callbacks run on its own thread); the current phase is one
+ * word, written by markers and read with relaxed atomics.  The phase is
+ * machine-wide: a begin on one vCPU makes every vCPU count into it.
+ * The report is written once, when QEMU exits (via FILE.tmp and rename).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memtiming.h"
+#include "qemu_api.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = TIERLAB_QEMU_PLUGIN_VERSION;
+
+#define MAX_PHASES 4096
+#define MAX_PROBES 4096
+
+struct vcpu {
+	struct mt_llc llc;
+	struct mt_count (*count)[MT_MAX_NODES + 1];	/* [phase][node] */
+	uint64_t *io;					/* [phase] */
+	bool probe_pending;
+} __attribute__((aligned(64)));
+
+static struct mt_config cfg;
+static struct vcpu *vcpus;
+static unsigned int nvcpus;
+/* the phase being counted: its index + 1, 0 for none */
+static unsigned int active;
+static unsigned int nphases, nprobes;
+static struct mt_phase *phases;	/* id and closed only; counts are per vCPU */
+static struct mt_probe probes[MAX_PROBES];
+/* phases past MAX_PHASES, probes past MAX_PROBES, ends with no phase open */
+static uint64_t dropped;
+
+/*
+ * "tiermem: WHAT: WHY" on QEMU's stderr: qemu_plugin_outs() writes only
+ * with -d plugin, and a plugin that cannot run must say why.
+ */
+static void say(const char *what, const char *why)
+{
+	fprintf(stderr, "tiermem: %s%s%s\n", what, *why ? ": " : "", why);
+}
+
+static void on_marker(unsigned int vi, void *udata)
+{
+	unsigned int op = (unsigned int)(uintptr_t)udata >> 8, id = (uintptr_t)udata & 0xff;
+	unsigned int a, seq;
+
+	switch (op) {
+	case MT_OP_BEGIN:
+		seq = __atomic_fetch_add(&nphases, 1, __ATOMIC_RELAXED);
+		if (seq >= MAX_PHASES) {
+			__atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&active, 0, __ATOMIC_RELAXED);
+			return;
+		}
+		phases[seq].id = id;
+		/* an open phase ends here, unclosed: the report says so */
+		__atomic_store_n(&active, seq + 1, __ATOMIC_RELEASE);
+		break;
+	case MT_OP_END:
+		a = __atomic_exchange_n(&active, 0, __ATOMIC_ACQ_REL);
+		if (a && phases[a - 1].id == id)
+			phases[a - 1].closed = true;
+		else if (!a)
+			__atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
+		break;
+	case MT_OP_PROBE:
+		if (vi < nvcpus)
+			vcpus[vi].probe_pending = true;
+		break;
+	}
+}
+
+static void probe_record(uint64_t vaddr, uint64_t raw, uint64_t offset, int node)
+{
+	unsigned int k = __atomic_fetch_add(&nprobes, 1, __ATOMIC_RELAXED);
+
+	if (k >= MAX_PROBES) {
+		__atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	probes[k] = (struct mt_probe){ vaddr, raw, offset, node };
+}
+
+static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	unsigned int a = __atomic_load_n(&active, __ATOMIC_RELAXED);
+	struct qemu_plugin_hwaddr *h;
+	struct vcpu *v;
+	struct mt_count *c;
+	uint64_t raw, off, wb;
+	bool store, has_wb;
+	int i;
+
+	(void)udata;
+	if (vi >= nvcpus)
+		return;
+	v = &vcpus[vi];
+	if (!a && !v->probe_pending)
+		return;
+	h = qemu_plugin_get_hwaddr(info, vaddr);
+	if (!h)
+		return;
+	store = qemu_plugin_mem_is_store(info);
+	if (qemu_plugin_hwaddr_is_io(h)) {
+		if (v->probe_pending) {
+			v->probe_pending = false;
+			probe_record(vaddr, 0, 0, -2);
+		}
+		if (a)
+			v->io[a - 1]++;
+		return;
+	}
+	raw = qemu_plugin_hwaddr_phys_addr(h);
+	i = mt_map_addr(&cfg.map, raw, &off);
+	if (v->probe_pending) {
+		v->probe_pending = false;
+		probe_record(vaddr, raw, i < 0 ? 0 : off, i < 0 ? -1 : cfg.map.node[i].id);
+	}
+	if (!a)
+		return;
+	c = &v->count[a - 1][i < 0 ? MT_NODE_NONE : i];
+	if (store)
+		c->writes++;
+	else
+		c->reads++;
+	if (i < 0)
+		return;
+	if (mt_llc_access(&v->llc, off, store, &wb, &has_wb))
+		c->misses++;
+	if (has_wb) {
+		int j = mt_map_offset(&cfg.map, wb);
+
+		v->count[a - 1][j < 0 ? MT_NODE_NONE : j].writebacks++;
+	}
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	(void)id;
+	for (size_t k = 0; k < n; k++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
+		struct mt_marker m;
+
+		if (mt_marker_decode(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn), &m))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)((unsigned int)m.op << 8 | m.id));
+		else
+			qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, NULL);
+	}
+}
+
+static void on_exit_write(qemu_plugin_id_t id, void *udata)
+{
+	unsigned int np = nphases < MAX_PHASES ? nphases : MAX_PHASES;
+	unsigned int nk = nprobes < MAX_PROBES ? nprobes : MAX_PROBES;
+	char *tmp;
+	FILE *f;
+	int rc;
+
+	(void)id;
+	(void)udata;
+	for (unsigned int p = 0; p < np; p++)
+		for (unsigned int vi = 0; vi < nvcpus; vi++) {
+			phases[p].io += vcpus[vi].io[p];
+			for (int i = 0; i <= MT_MAX_NODES; i++) {
+				struct mt_count *t = &phases[p].count[i];
+				const struct mt_count *c = &vcpus[vi].count[p][i];
+
+				t->reads += c->reads;
+				t->writes += c->writes;
+				t->misses += c->misses;
+				t->writebacks += c->writebacks;
+			}
+		}
+	/* MT_NODE_NONE is the last slot of every count array */
+	if (asprintf(&tmp, "%s.tmp", cfg.out) < 0)
+		return;
+	f = fopen(tmp, "w");
+	if (!f) {
+		say(tmp, "cannot write the report");
+		free(tmp);
+		return;
+	}
+	rc = mt_report_write(f, &cfg, phases, np, probes, nk, dropped);
+	if (fclose(f) || rc || rename(tmp, cfg.out))
+		say(cfg.out, "writing the report failed");
+	free(tmp);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	char err[256];
+
+	if (!info->system_emulation) {
+		say("needs system emulation (qemu-system-*)", "");
+		return -1;
+	}
+	if (mt_parse_args(argc, argv, &cfg, err, sizeof(err))) {
+		say(err, "");
+		return -1;
+	}
+	nvcpus = info->system.max_vcpus > 0 ? (unsigned int)info->system.max_vcpus : 1;
+	vcpus = calloc(nvcpus, sizeof(*vcpus));
+	phases = calloc(MAX_PHASES, sizeof(*phases));
+	if (!vcpus || !phases) {
+		say("out of memory", "");
+		return -1;
+	}
+	for (unsigned int vi = 0; vi < nvcpus; vi++) {
+		struct vcpu *v = &vcpus[vi];
+
+		if (mt_llc_init(&v->llc, cfg.llc_size, cfg.llc_ways, cfg.llc_line, err, sizeof(err))) {
+			say(err, "");
+			return -1;
+		}
+		/* calloc'd: only the pages of phases that happen are touched */
+		v->count = calloc(MAX_PHASES, sizeof(*v->count));
+		v->io = calloc(MAX_PHASES, sizeof(*v->io));
+		if (!v->count || !v->io) {
+			say("out of memory", "");
+			return -1;
+		}
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_atexit_cb(id, on_exit_write, NULL);
+	return 0;
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lab/accounting.c: the -plugin argument, QEMU's address rule by version,
+ * guest-physical -> RAM offset, the plugin's report read strictly, and the
+ * rows and checks made of it.  The report below is the one a quick
+ * `--benches chase --memory-timing count` boot of dram-pmem wrote
+ * (2026-12-07), its probes' pagemap addresses from the same boot.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "accounting.h"
+
+static const char dram_pmem_yaml[] =
+	"name: t\ncpus: 2\nnodes:\n"
+	"  - {id: 0, kind: dram, memory: 1G, cpus: 0-1, read_latency_ns: 81, write_latency_ns: 86,"
+	" read_bandwidth: 100GB/s, write_bandwidth: 57GB/s}\n"
+	"  - {id: 1, kind: pmem, memory: 1G, initiator: 0, read_latency_ns: 305, write_latency_ns: 94,"
+	" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s}\n"
+	"distances:\n  matrix:\n    - [10, 17]\n    - [17, 10]\n";
+
+static const char report[] =
+	"tierlab-memtiming 1\n"
+	"config rule=doubled llc_size=28835840 llc_ways=11 llc_line=64 nodes=2\n"
+	"node id=0 start=0x0 size=0x40000000\n"
+	"node id=1 start=0x40000000 size=0x40000000\n"
+	"phase seq=1 id=1 closed=1 io=1\n"
+	"count phase=1 node=0 reads=1049415 writes=574 misses=1048713 writebacks=46\n"
+	"count phase=1 node=1 reads=0 writes=0 misses=0 writebacks=0\n"
+	"count phase=1 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"phase seq=2 id=1 closed=1 io=1\n"
+	"count phase=2 node=0 reads=837 writes=573 misses=136 writebacks=77\n"
+	"count phase=2 node=1 reads=1048576 writes=0 misses=1048576 writebacks=0\n"
+	"count phase=2 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"probe seq=1 vaddr=0x7f16b9600000 raw=0xc9f4000 offset=0xc9f4000 node=0\n"
+	"probe seq=2 vaddr=0x7f16b9600000 raw=0xbf4ae000 offset=0x7f4ae000 node=1\n"
+	"end phases=2 probes=2 dropped=0\n";
+
+static char *phase_lines[] = {
+	"id=1 bench=chase policy=bind nodes=node:0 pagesize=4k scenario=chase loads=1048576 bound=0",
+	"id=1 bench=chase policy=bind nodes=node:1 pagesize=4k scenario=chase loads=1048576 bound=1",
+};
+static char *probe_lines[] = {
+	"bench=chase nodes=node:0 vaddr=0x7f16b9600000 gpa=0xc9f4000 node=0",
+	"bench=chase nodes=node:1 vaddr=0x7f16b9600000 gpa=0x7f4ae000 node=1",
+};
+
+static struct topo *load(const char *yaml)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+
+	if (t && topo_load_buffer("t.yaml", yaml, strlen(yaml), 0, t, stderr)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The value of metric @m in the rows of nodes=@nodes; NAN if absent. */
+static double row_value(const char *rows, const char *nodes, const char *m)
+{
+	char key[160];
+	const char *p = rows;
+
+	snprintf(key, sizeof(key), "nodes=%s pagesize=4k scenario=chase metric=%s value=", nodes, m);
+	p = strstr(p, key);
+	return p ? atof(p + strlen(key)) : 0.0 / 0.0;
+}
+
+TEST(accounting_rule_by_qemu_version)
+{
+	enum mt_rule r = MT_RULE_PLAIN;
+	char err[200];
+
+	CHECK(acct_rule_for_qemu("QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)",
+				 &r, err, sizeof(err)) == 0 && r == MT_RULE_DOUBLED);
+	CHECK(acct_rule_for_qemu("QEMU emulator version 8.2.2", &r, err, sizeof(err)) == 0 &&
+	      r == MT_RULE_PLAIN);
+	CHECK(acct_rule_for_qemu("QEMU emulator version 6.2.0", &r, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "QEMU 6.2") != NULL);
+	CHECK(acct_rule_for_qemu("qemu, surely", &r, err, sizeof(err)) == -1);
+}
+
+TEST(accounting_plugin_arg_and_gpa)
+{
+	struct topo *t = load(dram_pmem_yaml);
+	struct sbuf sb = { 0 };
+	uint64_t off = 0;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	acct_plugin_arg(t, "/lab/tiermem.so", MT_RULE_DOUBLED, "/r/raw/memtiming-1,x.txt", &sb);
+	CHECK_STR(sb.s, "file=/lab/tiermem.so,out=/r/raw/memtiming-1,,x.txt,rule=doubled,"
+		  "node=0:0x0:0x40000000,node=1:0x40000000:0x40000000,"
+		  "llc_size=28835840,llc_ways=11,llc_line=64");
+	sb_free(&sb);
+	/* 2 GiB: all of it below 4 GiB */
+	CHECK(acct_gpa_to_offset(t, 0x7f4ae000, &off) == 0 && off == 0x7f4ae000);
+	CHECK(acct_gpa_to_offset(t, 0x80000000, &off) == -1);
+	/* 4 GiB of RAM: 3 GiB below the hole, 1 GiB from 4 GiB */
+	t->node[1].mem_bytes = 3ULL << 30;
+	CHECK(acct_gpa_to_offset(t, 0xbfffffff, &off) == 0 && off == 0xbfffffff);
+	CHECK(acct_gpa_to_offset(t, 0xc0000000, &off) == -1);
+	CHECK(acct_gpa_to_offset(t, 0x100000000ULL, &off) == 0 && off == 0xc0000000);
+	CHECK(acct_gpa_to_offset(t, 0x140000000ULL, &off) == -1);
+	free(t);
+}
+
+TEST(accounting_parse_report)
+{
+	struct acct_file f;
+	char err[256];
+
+	CHECK(acct_file_parse("memtiming-1.txt", report, &f, err, sizeof(err)) == 0);
+	CHECK(f.rule == MT_RULE_DOUBLED && f.nnodes == 2 && f.nphases == 2 && f.nprobes == 2);
+	CHECK(f.phase[1].count[1].misses == 1048576 && f.phase[1].closed);
+	CHECK(f.phase[0].count[0].writebacks == 46 && f.phase[0].io == 1);
+	CHECK(f.probe[1].raw == 0xbf4ae000 && f.probe[1].node == 1);
+	acct_file_free(&f);
+}
+
+/* Each damage names the file and the line it is on. */
+TEST(accounting_parse_errors_name_the_line)
+{
+	static const struct {
+		const char *from, *to, *want;
+	} cases[] = {
+		{ "tierlab-memtiming 1", "tierlab-memtiming 2", "memtiming-1.txt:1: not a version 1" },
+		{ "misses=136 ", "misses=13x6 ", "memtiming-1.txt:10: count: malformed" },
+		{ "phase seq=2", "phase seq=3", "memtiming-1.txt:9: phase: malformed, out of sequence" },
+		{ "count phase=2 node=none reads=0 writes=0 misses=0 writebacks=0\n", "",
+		  "memtiming-1.txt:12: probe: malformed" },
+		{ "end phases=2 probes=2 dropped=0\n", "", "memtiming-1.txt:15: no end line" },
+		{ "end phases=2", "end phases=3", "memtiming-1.txt:15: end: its totals differ" },
+		{ "node=1 reads=0", "node=7 reads=0", "memtiming-1.txt:7: count: malformed, outside a phase, or of an unknown node" },
+		{ "config rule=doubled", "config rule=tripled", "memtiming-1.txt:2: config: rule is" },
+		{ "0x7f16b9600000 raw=0xc9f", "0x7f16b9600000 rawx=0xc9f", "memtiming-1.txt:13: probe: malformed" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *at = strstr(report, cases[i].from);
+		struct acct_file f;
+		char err[256], *text;
+
+		CHECK(at != NULL);
+		if (!at)
+			continue;
+		text = xasprintf("%.*s%s%s", (int)(at - report), report, cases[i].to,
+				 at + strlen(cases[i].from));
+		CHECK(acct_file_parse("memtiming-1.txt", text, &f, err, sizeof(err)) == -1);
+		if (strncmp(err, cases[i].want, strlen(cases[i].want))) {
+			fprintf(stderr, "  case %zu: got \"%s\", want \"%s...\"\n", i, err, cases[i].want);
+			(*failures)++;
+		}
+		free(text);
+	}
+}
+
+TEST(accounting_rows_and_checks)
+{
+	struct topo *t = load(dram_pmem_yaml);
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256];
+
+	CHECK(t != NULL);
+	if (!t || acct_file_parse("m", report, &f, err, sizeof(err))) {
+		free(t);
+		(*failures)++;
+		return;
+	}
+	acct_derive(&f, t, phase_lines, 2, probe_lines, 2, &rows, &checks);
+	CHECK(row_value(rows.s, "node:1", "llc_misses_node1") == 1048576);
+	CHECK_NEAR(row_value(rows.s, "node:1", "llc_miss_share_node1"), 1048576.0 / 1048712, 1e-6);
+	/* 1048576 misses x 305 ns, the 136 on node 0 x 81 and 77 write-backs x 86 */
+	CHECK_NEAR(row_value(rows.s, "node:1", "access_cost_ns"),
+		   1048576.0 * 305 + 136.0 * 81 + 77.0 * 86, 1e-3);
+	CHECK_NEAR(row_value(rows.s, "node:1", "access_ns_per_load"),
+		   (1048576.0 * 305 + 136.0 * 81 + 77.0 * 86) / 1048576, 1e-3);
+	CHECK_NEAR(row_value(rows.s, "node:1", "hmat_ratio_vs_node0"), 305.0 / 81, 1e-5);
+	CHECK(fabs(row_value(rows.s, "node:1", "access_ratio_vs_node0") / (305.0 / 81) - 1) < 0.01);
+	CHECK(strstr(checks.s, "not ok") == NULL);
+	CHECK(strstr(checks.s, "ok chase bound to node 1: 0.9999 of its 1048712 LLC misses on node 1") != NULL);
+	CHECK(strstr(checks.s, "ok probe 2: pagemap 0x7f4ae000 (RAM offset 0x7f4ae000), plugin 0xbf4ae000") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+
+	/* the plain rule's reading of the same probe is wrong: the check says so */
+	f.probe[1].offset = 0xbf4ae000;
+	/* misses on the wrong node: under 99 % on the bound one */
+	f.phase[1].count[0].misses = 20000;
+	/* a PHASE line with no phase of its id */
+	char *three[] = { phase_lines[0], phase_lines[1], "id=9 bench=chase loads=1 bound=1" };
+
+	acct_derive(&f, t, three, 3, probe_lines, 2, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok probe 2:") != NULL);
+	CHECK(strstr(checks.s, "not ok chase bound to node 1: 0.9813") != NULL);
+	CHECK(strstr(checks.s, "not ok PHASE line 3 (id=9") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+
+	/* a chase whose PMEM misses were half its loads: the ratio is off */
+	f.phase[1].count[0].misses = 0;
+	f.phase[1].count[1].misses = 524288;
+	acct_derive(&f, t, phase_lines, 2, probe_lines, 1, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok chase: node 1 / node 0 cost per load") != NULL);
+	CHECK(strstr(checks.s, "not ok the guest made 1 address probes, the plugin recorded 2") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	acct_file_free(&f);
+	free(t);
+}
