@@ -540,6 +540,50 @@ static size_t lat_modes_table(struct doc *d, struct run *r, const struct entries
 	return shown;
 }
 
+/*
+ * A THP case's faults are of two kinds: a huge page (2 MiB zeroed, ~2.1
+ * million instructions) or, when none could be had, one base page (~6,300);
+ * the main table's percentiles pool both.  Apart, per case, from the rows
+ * huge_fault_* and base_fault_* (the kernel's thp_fault_alloc and
+ * thp_fault_fallback deltas beside them).  Returns how many rows.
+ */
+static size_t lat_thp_table(struct doc *d, struct run *r, const struct entries *e,
+			    const char *bench, const struct strlist *scs)
+{
+	static const char *const cols[] = { "scenario", "policy", "huge-page faults", "p50",
+					    "base-page faults", "p50", "thp_fault_alloc",
+					    "thp_fault_fallback" };
+	static const char *const m[] = { "huge_fault_count", "huge_fault_p50", "base_fault_count",
+					 "base_fault_p50", "thp_fault_alloc_delta",
+					 "thp_fault_fallback_delta" };
+	size_t shown = 0;
+
+	for (size_t s = 0; s < scs->n; s++)
+		for (size_t i = 0; i < e->n; i++) {
+			const char *pol = e->v[i].policy, *nod = e->v[i].nodes;
+
+			if (!run_find(r, bench, pol, nod, "thp", scs->v[s], "huge_fault_count"))
+				continue;
+			if (!shown++) {
+				doc_para(d, NULL, "THP cases, huge-page and base-page faults apart (a "
+					      "fault that finds no huge page maps one base page; the "
+					      "table above pools both), with the kernel's THP fault "
+					      "counters over the case:");
+				doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
+			}
+			doc_row_start(d);
+			doc_cell(d, scs->v[s]);
+			doc_cell(d, e->v[i].label);
+			for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++)
+				doc_cell_num(d, numval_row(run_find(r, bench, pol, nod, "thp",
+								    scs->v[s], m[k])));
+			doc_row_end(d);
+		}
+	if (shown)
+		doc_table_end(d);
+	return shown;
+}
+
 /* One table per latency bench: every condition, policies side by side. */
 static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 {
@@ -637,6 +681,7 @@ static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 					sb_free(&x);
 				}
 		doc_table_end(d);
+		lat_thp_table(d, r, e, bench, &scs);
 		if (run_is_wall(r))
 			multimodal += lat_modes_table(d, r, e, bench, &pss, &scs);
 		sl_free(&pss);

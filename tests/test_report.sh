@@ -571,5 +571,23 @@ fb=$(probe_val "$TMP/probe-short-dom.html" fill-img-bottom)
 check "1280x800, short verdict: the whole fill curve on the first screen (bottom $fb <= 800)" \
 	test "$fb" -gt 0 -a "$fb" -le 800
 
+# --- THP: huge-page and base-page faults apart (#17 item 3) ---
+THP=$TMP/thp/dram-pmem-20261202-215445
+mkdir -p "$TMP/thp" && cp -r "$FIXTURE" "$THP"
+rm -f "$THP"/report.* && rm -rf "$THP/plots"
+tail=dram-pmem-20261202-215445,1,ok
+for r in huge_fault_count,7,faults huge_fault_p50,2133301,ns base_fault_count,3584,faults \
+	 base_fault_p50,6340,ns thp_fault_alloc_delta,7,count thp_fault_fallback_delta,7,count; do
+	echo "dram-pmem,latency,bind,pmem:1,thp,free,$r,$tail" >>"$THP/summary.csv"
+done
+"$LABTOOL" report --no-plots "$THP" >/dev/null 2>"$TMP/thp-err" || sed 's/^/# /' "$TMP/thp-err"
+check "THP: huge and base faults apart, with the kernel's counters, for the case that has them" \
+	grep -qF "|free |bind pmem:1 |7 |2133301 |3584 |6340 |7 |7 |" "$THP/report.md"
+thp_rows=$(awk '/huge-page and base-page faults apart/ { on = 1; next }
+	on && /^\|/ { n++ } on && n && !/^\|/ { exit } END { print n - 2 }' "$THP/report.md")
+check "THP: one row, the one case with huge/base rows (got $thp_rows)" test "$thp_rows" = 1
+check "THP: the table is absent from a run without those rows" \
+	sh -c "! grep -q 'huge-page and base-page faults apart' '$RUN/report.md'"
+
 echo "# $((n - fails)) passed, $fails failed"
 [ $fails = 0 ]
