@@ -12,4 +12,5 @@
 	X(oom) \
 	X(model) \
 	X(chase) \
+	X(features) \
 	X(checks)

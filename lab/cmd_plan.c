@@ -32,7 +32,7 @@
  * only where the overflow has more than one place to go (three or more
  * memory nodes), since elsewhere every setting gives the same placement.
  */
-static const char *const default_benches[] = { "checks", "latency", "fallback", "fallback-order",
+static const char *const default_benches[] = { "checks", "latency", "fallback", "fallback-order", "features",
 					       "oom", "model" };
 
 static int mem_nodes(const struct topo *t)

@@ -128,6 +128,8 @@ void collect_entries(struct run *r, struct entries *e)
 		if (!is_ok(w) || !bench_is_micro(w->f[COL_BENCH]) ||
 		    !strcmp(w->f[COL_BENCH], "check") || !strcmp(w->f[COL_BENCH], "checks") ||
 		    !strcmp(w->f[COL_BENCH], "single-node") ||
+		    /* rows of their own sections or tables, not policy entries */
+		    !strcmp(w->f[COL_BENCH], "features") || !strcmp(w->f[COL_BENCH], "chase") ||
 		    !strcmp(w->f[COL_POLICY], "-") || !w->f[COL_POLICY][0])
 			continue;
 		for (k = 0; k < e->n; k++)

@@ -264,6 +264,9 @@ void doc_cell(struct doc *d, const char *text);
 void doc_cell_num(struct doc *d, double v);
 void doc_row_end(struct doc *d);
 void doc_table_end(struct doc *d);
+/* bench features' section (report_features.c); nothing without its rows. */
+void sec_features(struct doc *d, struct run *r);
+size_t features_summary(struct run *r, struct sbuf *b);
 /* The fill-level section (bench fallback's level-* cases); nothing without them. */
 void sec_fill_levels(struct doc *d, struct run *r);
 

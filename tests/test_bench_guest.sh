@@ -20,7 +20,7 @@ check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 pmem=$("$LABTOOL" nodes "$topo" pmem | tr , ' ')
 [ "$(wc -w <<<"$pmem")" -ge 2 ] || { echo "$topo: want 2 PMEM nodes, got '$pmem'"; exit 1; }
 bench_run() {	# RESULTS-DIR: the run this test checks; sets out, rc
-	out=$(./run-lab.sh -q --results "$1" --profile quick --benches oom,fallback,fallback-order,model "$topo" 2>&1); rc=$?
+	out=$(./run-lab.sh -q --results "$1" --profile quick --benches oom,fallback,fallback-order,features,model "$topo" 2>&1); rc=$?
 	echo "$out" | tail -n 5
 }
 bench_run "$tmp/run1"
@@ -167,6 +167,20 @@ check "fallback-order: the series' counter covered every fallen-back page" \
 	'[ "$(grep -c "^ok .*fallback-order .*mpol_pref_many_fallback rose by" "$run"/boots/*.tap)" = 9 ]'
 check "fallback-order: a modeled cost per case and setting" \
 	'[ "$(grep -c ",fallback-order,preferred-many,.*,model_read_latency_ns," "$sum")" = 9 ]'
+# features (issue 20's "never measured"): from CPU 0, PREFERRED_MANY over
+# pmem:2+3 starts at node 2 (nearest node 0) unless a home node says 3;
+# MPOL_MF_MOVE moves every page; weights 3:1 give three pages of four.
+ft_row() {	# POLICY METRIC -> value
+	awk -F, -v p="$1" -v m="$2" '$2 == "features" && $3 == p && $7 == m { print $8 }' "$sum"
+}
+check "features: preferred-many without a home node lands on node 2 (got '$(ft_row preferred-many landing_node_nohome)')" \
+	'[ "$(ft_row preferred-many landing_node_nohome)" = 2 ]'
+check "features: preferred-many with home node 3 lands on node 3 (got '$(ft_row preferred-many landing_node_home3)')" \
+	'[ "$(ft_row preferred-many landing_node_home3)" = 3 ]'
+check "features: bind with home node 3 lands on node 3" '[ "$(ft_row bind landing_node_home3)" = 3 ]'
+check "features: MPOL_MF_MOVE moved every page (got '$(ft_row bind moved_frac)')" '[ "$(ft_row bind moved_frac)" = 1 ]'
+check "TAP: features' six checks passed" \
+	'[ "$(grep -c "^ok .*features " "$run"/boots/*.tap)" = 6 ]'
 # The cost model uses the figures from CPU 0's node (the topology's hmat
 # entry 0 -> 3: 400 ns), not access0's (node 3's own socket: 305 ns).
 check "model: node 3's read latency as CPU 0 sees it (400 ns)" \

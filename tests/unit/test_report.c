@@ -1293,3 +1293,49 @@ TEST(report_model_cache_hit_share_from_the_rows)
 			  "pmem:1, priced as their memory (model_cache_coverage_frac 0)") != NULL);
 	sb_free(&b);
 }
+
+/*
+ * bench features: each sentence says what the rows say.  The home node
+ * honoured, then not (home 3 landing on node 2); a move of 60 %.
+ */
+static size_t features_text(const char *home3, const char *moved, struct sbuf *b)
+{
+	struct row rows[] = {
+		mkrow("features", "preferred-many", "pmem:2+3", "4k", "free", "landing_node_nohome", "2"),
+		mkrow("features", "preferred-many", "pmem:2+3", "4k", "free", "landing_node_home3", home3),
+		mkrow("features", "bind", "pmem:2+3", "4k", "free", "moved_frac", moved),
+		mkrow("features", "bind", "pmem:2+3", "4k", "free", "move_cost_per_page", "8355"),
+		mkrow("features", "weighted-interleave", "pmem:2+3", "4k", "free", "wi_frac_node2", "0.5"),
+		mkrow("features", "weighted-interleave", "pmem:2+3", "4k", "free", "wi_expected_frac", "0.75"),
+	};
+	struct run r = { 0 };
+	size_t n;
+
+	mk_boot = "b1";
+	rows[3].f[COL_UNIT] = "insn";
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		rows[i].line = (unsigned)i + 2;
+	r.boot_rows = rows;
+	r.nboot_rows = sizeof(rows) / sizeof(rows[0]);
+	run_aggregate(&r);
+	n = features_summary(&r, b);
+	run_aggregate_free(&r);
+	return n;
+}
+
+TEST(report_features_sentences_from_the_rows)
+{
+	struct sbuf kept = { 0 }, ignored = { 0 };
+
+	CHECK(features_text("3", "1", &kept) == 3);
+	CHECK(strstr(kept.s, "From CPU 0, preferred-many over pmem:2+3 landed on node 2 without a home "
+			     "node (summary.csv line 2); with home node 3 on node 3 (summary.csv line 3).") != NULL);
+	CHECK(strstr(kept.s, "moved 100 % of a populated bound range, at 8355 insn per page "
+			     "(summary.csv lines 4, 5).") != NULL);
+	CHECK(strstr(kept.s, "put 50 % on node 2 (summary.csv line 6) (the weights ask 75 % on the first).") != NULL);
+	features_text("2", "0.6", &ignored);
+	CHECK(strstr(ignored.s, "with home node 3 on node 2 (summary.csv line 3)") != NULL);
+	CHECK(strstr(ignored.s, "moved 60 % of") != NULL);
+	sb_free(&kept);
+	sb_free(&ignored);
+}
