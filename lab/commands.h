@@ -19,6 +19,7 @@
 	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into summary rows") \
 	X(report, "RUN-DIR", "regenerate plots and report.html/report.md of a run") \
 	X(compare, "RUN-DIR RUN-DIR...", "compare runs side by side, differences with CIs") \
+	X(meta, "init|end|get RUN-DIR ...", "write meta.json (its one writer) or read a key of it") \
 	X(boot, "--console F --channel F -- QEMU...", "run QEMU under an idle/wall watchdog") \
 	X(memtiming_arg, "TOPOLOGY.yaml --qemu-version L --plugin SO --out F", "print -plugin's value for --memory-timing count")
 
