@@ -58,8 +58,10 @@ static void set_reason(struct collect *c, const char *fmt, ...)
 	if (c->reason)
 		return; /* the first fault is the one to report */
 	va_start(ap, fmt);
-	if (vasprintf(&c->reason, fmt, ap) < 0)
-		c->reason = NULL;
+	if (vasprintf(&c->reason, fmt, ap) < 0) {
+		fputs("labtool collect: out of memory\n", stderr);
+		exit(EXIT_SOFTWARE);
+	}
 	va_end(ap);
 }
 
@@ -85,17 +87,24 @@ static const char *kv_get(const char *payload, const char *key, char *buf,
 	return NULL;
 }
 
+/*
+ * One ROW into the new summary rows; a row that cannot be stored is an
+ * error naming its file and line (@where), never dropped in silence.
+ */
 static void take_row(struct collect *c, const char *payload, const char *where)
 {
 	char *copy = strdup(payload);
 	struct row r;
 	const char *err;
 
-	if (!copy)
-		return;
+	if (!copy) {
+		fprintf(stderr, "labtool collect: %s: ROW: out of memory\n", where);
+		exit(EXIT_SOFTWARE);
+	}
 	err = row_parse(copy, &r);
 	if (err) {
 		fprintf(stderr, "%s: ROW: %s\n", where, err);
+		set_reason(c, "%s: ROW: %s", where, err);
 		c->steps_failed++;
 		free(copy);
 		return;
@@ -286,7 +295,7 @@ static void read_console(struct collect *c, const char *path, const char *excerp
 					sb_printf(&ex, "%s\n", ring[k % 16]);
 			} else {
 				free(ring[n % 16]);
-				ring[n % 16] = strdup(line);
+				ring[n % 16] = xstrdup(line);
 				n++;
 				continue;
 			}

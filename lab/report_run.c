@@ -14,6 +14,7 @@
 
 #include "frame.h"
 #include "report_int.h"
+#include "rowvalue.h"
 #include "stats.h"
 
 const char *const row_col_names[NR_ROW_COLS] = {
@@ -26,26 +27,6 @@ static const bool row_col_required[NR_ROW_COLS] = {
 	[COL_BENCH] = true, [COL_POLICY] = true, [COL_METRIC] = true,
 	[COL_VALUE] = true, [COL_BOOT_STATUS] = true,
 };
-
-/* A value is a finite number or one word: [A-Za-z0-9_.:+-]+ (outcomes etc.). */
-static bool parse_value(const char *s, double *num, bool *numeric)
-{
-	char *end;
-
-	*num = strtod(s, &end);
-	if (end != s && !*end && isfinite(*num)) {
-		*numeric = true;
-		return true;
-	}
-	*numeric = false;
-	*num = NAN;
-	for (const char *p = s; *p; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || strchr("_.:+-", *p)))
-			return false;
-	}
-	return *s != '\0';
-}
 
 static int load_csv(const char *path, struct csv *c, bool optional, bool *present)
 {
@@ -121,7 +102,7 @@ static int load_summary(struct run *r, const char *path)
 				return -1;
 			}
 		}
-		if (!parse_value(row->f[COL_VALUE], &row->num, &row->numeric)) {
+		if (!row_value_parse(row->f[COL_VALUE], &row->num, &row->numeric)) {
 			fprintf(stderr,
 				"labtool: %s:%u: value: '%s' is neither a number nor a word\n",
 				path, cr->line, row->f[COL_VALUE]);

@@ -3,7 +3,8 @@
 # then damaged on purpose: a clean channel parses fully; a truncated one
 # keeps its rows, marked truncated; a flipped byte is caught as corrupt;
 # a panic on the console and a host-side timeout win over both; collecting
-# twice gives the same summary.
+# twice gives the same summary; a row that cannot be stored is an error
+# naming its line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LABTOOL=${LABTOOL:-build/host/labtool}
@@ -66,6 +67,23 @@ head -n 4 "$tmp/chan" > "$tmp/run/raw/channel-6.log"
 : > "$tmp/run/raw/console-6.log"
 out=$("$LABTOOL" collect "$tmp/run" 6 --topology t --qemu-status idle); rc=$?
 check "idle: marked timeout" '[ $rc = 3 ] && grep -q "6: timeout" <<<"$out" && grep -q ",6,timeout$" "$tmp/run/summary.csv"'
+
+# A row that cannot be stored is an error naming the channel's line, not a
+# row in summary.csv that the report then refuses, nor a field replaced in
+# silence: value= outside summary.csv's rule (lab/rowvalue.h), a field twice.
+cat > "$tmp/plan-bad" <<'PLAN'
+boot 7
+step rows 10 sh -c echo%20ROW%20bench=b%20policy=bind%20metric=good%20value=1%20unit=ns;echo%20ROW%20bench=b%20policy=bind%20metric=slash%20value=1/2%20unit=ns;echo%20ROW%20bench=b%20policy=bind%20metric=twice%20value=1%20value=2%20unit=ns
+PLAN
+: > "$tmp/chan-bad"
+build/guest/labrun "$tmp/plan-bad" "$tmp/chan-bad" 2>/dev/null
+cp "$tmp/chan-bad" "$tmp/run/raw/channel-7.log"
+: > "$tmp/run/raw/console-7.log"
+out=$("$LABTOOL" collect "$tmp/run" 7 --topology t 2>"$tmp/err"); rc=$?
+check "bad rows: exit 1, the good row kept" '[ $rc = 1 ] && [ "$(grep -c ",7,ok$" "$tmp/run/summary.csv")" = 1 ]'
+check "bad rows: value 1/2 named with file:line" 'grep -q "^channel-7.log:5: ROW: value= is neither a number nor one word" "$tmp/err"'
+check "bad rows: a field twice named with file:line" 'grep -q "^channel-7.log:6: ROW: a field given twice" "$tmp/err"'
+check "bad rows: the first one is the boot's reason" 'grep -q "^reason=channel-7.log:5: ROW: value=" "$tmp/run/boots/7.status"'
 
 # No stray temporary files from the atomic writes.
 check "no temporary files left" '[ -z "$(find "$tmp/run" -name "*.tmp.*")" ]'
