@@ -65,6 +65,21 @@ static void set_reason(struct collect *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A file read only in part (a line too long for the memory left, a read
+ * error) is an error, never its end: taken as the end, what follows would
+ * be dropped (summary.csv is rewritten from what was read).  Nothing has
+ * been written when this exits.
+ */
+static void check_read(const struct textfile *tf, const char *name)
+{
+	if (!tf->error)
+		return;
+	fprintf(stderr, "labtool collect: %s:%lu: cannot read: %s\n", name, tf->lineno + 1,
+		strerror(tf->error));
+	exit(tf->error == ENOMEM ? EXIT_SOFTWARE : EXIT_NOINPUT);
+}
+
 /* Value of key in "k=v k=v" (copied into buf); NULL if absent. */
 static const char *kv_get(const char *payload, const char *key, char *buf,
 			  size_t size)
@@ -255,6 +270,7 @@ static void read_channel(struct collect *c, const char *path)
 		else if (!strncmp(f.payload, "MEMPROBE ", 9))
 			keep_line(&c->probe, &c->nprobe, f.payload + 9);
 	}
+	check_read(&tf, path);
 	textfile_close(&tf);
 	if (!begun && !strcmp(c->status, "ok")) {
 		c->status = "truncated";
@@ -304,6 +320,7 @@ static void read_console(struct collect *c, const char *path, const char *excerp
 		if (++after >= 40)
 			break;
 	}
+	check_read(&tf, path);
 	textfile_close(&tf);
 	for (int i = 0; i < 16; i++)
 		free(ring[i]);
@@ -384,7 +401,11 @@ static int update_summary(struct collect *c, const char *path)
 	int rc;
 
 	sb_printf(&out, "%s", header);
-	if (textfile_open(&tf, path) == 0) {
+	if (textfile_open(&tf, path) < 0 && errno != ENOENT) {
+		fprintf(stderr, "labtool collect: %s: cannot read: %s\n", path, strerror(errno));
+		exit(EXIT_NOINPUT);
+	}
+	if (tf.f) {
 		int first = 1;
 
 		while ((line = textfile_next(&tf))) {
@@ -403,6 +424,7 @@ static int update_summary(struct collect *c, const char *path)
 				continue;
 			sb_printf(&out, "%s\n", line);
 		}
+		check_read(&tf, path);
 		textfile_close(&tf);
 	}
 	/* The boot's status is known only now: it ends each new row. */
