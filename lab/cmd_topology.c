@@ -10,7 +10,7 @@
 
 #include "commands.h"
 #include "textfile.h"
-#include "topology.h"
+#include "qemu.h"
 
 /*
  * Loads argv's TOPOLOGY (after the options) and leaves the other
@@ -19,6 +19,7 @@
 struct opts {
 	uint64_t max_mem;
 	bool all;
+	bool no_prealloc;	/* qemu-args --no-prealloc */
 	const char *release;	/* check-guest --kernel-release */
 	const char *pos[4];
 	int npos;
@@ -41,6 +42,8 @@ static int parse_opts(int argc, char **argv, int want, const char *usage,
 			}
 		} else if (!strcmp(a, "--all") && !strcmp(argv[0], "expect")) {
 			o->all = true;
+		} else if (!strcmp(a, "--no-prealloc") && !strcmp(argv[0], "qemu-args")) {
+			o->no_prealloc = true;
 		} else if (!strcmp(a, "--kernel-release") && !strcmp(argv[0], "check-guest") &&
 			   i + 1 < argc) {
 			o->release = argv[++i];
@@ -106,8 +109,8 @@ int cmd_qemu_args(int argc, char **argv)
 	struct topo *t = xmalloc(sizeof(*t));
 	int rc;
 
-	rc = load(argc, argv, 1, "[--max-mem SIZE] TOPOLOGY.yaml", &o, t);
-	if (!rc && topo_qemu_args(t, &a)) {
+	rc = load(argc, argv, 1, "[--max-mem SIZE] [--no-prealloc] TOPOLOGY.yaml", &o, t);
+	if (!rc && qemu_machine_args(t, o.no_prealloc, &a)) {
 		fprintf(stderr, "labtool qemu-args: out of memory\n");
 		rc = EXIT_SOFTWARE;
 	} else if (!rc) {

@@ -10,7 +10,8 @@
 
 #define LABTOOL_COMMANDS(X)                                                    \
 	X(validate, "TOPOLOGY.yaml", "check a topology file; exit 65 if invalid") \
-	X(qemu_args, "TOPOLOGY.yaml", "print QEMU machine/NUMA/HMAT args, one per line") \
+	X(qemu_args, "[--no-prealloc] TOPOLOGY.yaml", "print QEMU machine/NUMA/HMAT args, one per line") \
+	X(qemu_argv, "TOPOLOGY.yaml --kernel F ...", "print a boot's whole QEMU command, NUL-separated") \
 	X(nodes, "TOPOLOGY.yaml KIND|LIST", "print the node ids of a kind (pmem, hbm, ...)") \
 	X(describe, "TOPOLOGY.yaml", "print the machine model as key=value lines") \
 	X(expect, "TOPOLOGY.yaml", "print the guest view the file promises (CSV)") \

@@ -61,6 +61,15 @@ if grep -qF -- '-icount shift=0\,align=off\,sleep=off' <<<"$qi" && ! grep -q -- 
 else
 	echo "FAIL --print-qemu: icount args wrong: default: $qi; wall: $qw"; fail=1
 fi
+# Guest memory preallocated unless --no-prealloc (labtool qemu-argv, not a
+# string patch of its output).
+qn=$(./run-lab.sh --no-prealloc --print-qemu topologies/dram-pmem.yaml 2>&1)
+if [ "$(grep -o 'prealloc=on' <<<"$qi" | wc -l)" = 2 ] && [ "$(grep -o 'prealloc=off' <<<"$qn" | wc -l)" = 2 ] &&
+	! grep -q 'prealloc=on' <<<"$qn"; then
+	echo "ok   --print-qemu: prealloc=on by default, off with --no-prealloc"
+else
+	echo "FAIL --print-qemu: prealloc: default: $qi; --no-prealloc: $qn"; fail=1
+fi
 pl=$(./run-lab.sh -q --plan --results "$tmp/plan" --boots 2 --clock wall --profile quick topologies/dram-pmem.yaml 2>/dev/null)
 if [ "$(grep -c -- '--only-boot' <<<"$pl")" = 2 ] && tr '\0' ' ' < "$tmp"/plan/*/run.args | grep -q -- '--clock wall'; then
 	echo "ok   --plan carries --clock"
