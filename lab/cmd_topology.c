@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "textfile.h"
 #include "qemu.h"
+#include "textfile.h"
 
 /*
  * Loads argv's TOPOLOGY (after the options) and leaves the other
