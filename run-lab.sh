@@ -26,6 +26,8 @@
 #                         reads, writes and simulated-LLC misses inside the
 #                         phases the benchmarks mark (tierbench chase), as rows
 #                         (TCG only; default off; README "Memory timing")
+#   --no-prealloc         leave guest memory to be allocated as the guest touches
+#                         it (default: preallocated; make bench-lab shows why)
 #   --boots N             boots per topology (repetitions; default 1)
 #   --fits yes|no|unknown whether the workload fits the nodes it is given: the
 #                         branch of the report's decision rule (default unknown:
@@ -60,7 +62,7 @@ start=$SECONDS
 quiet=0 profile=default benches=default workloads=none exec_cmd= kernel=patched
 accel=auto boots=1 idle_timeout=300 boot_timeout=3600 results=results print_qemu=0
 step_timeout= jobs=1 resume= print_plan=0 clock=icount clock_given=0 fits=unknown
-memory_timing=off
+memory_timing=off no_prealloc=0
 adds=() topologies=()
 
 die() { echo "run-lab: $*" >&2; exit "${rc:-2}"; }
@@ -115,6 +117,7 @@ while [ $# -gt 0 ]; do
 	--boots) need_value "$@"; boots=$2; shift ;;
 	--fits) need_value "$@"; fits=$2; shift ;;
 	--memory-timing) need_value "$@"; memory_timing=$2; shift ;;
+	--no-prealloc) no_prealloc=1 ;;
 	--idle-timeout) need_value "$@"; idle_timeout=$2; shift ;;
 	--boot-timeout) need_value "$@"; boot_timeout=$2; shift ;;
 	--results) need_value "$@"; results=$2; shift ;;
@@ -265,11 +268,36 @@ new_run() {
 		--boot-timeout "$boot_timeout" -j "$jobs" --results "$results" --fits "$fits"
 		--memory-timing "$memory_timing")
 	[ -z "$step_timeout" ] || canon+=(--step-timeout "$step_timeout")
+	[ "$no_prealloc" = 0 ] || canon+=(--no-prealloc)
 	[ -z "$exec_cmd" ] || canon+=(--exec "$exec_cmd")
 	for a in "${adds[@]+"${adds[@]}"}"; do canon+=(--add "$a"); done
 	printf '%s\0' "${canon[@]}" -- "$@" > "$run/run.args.tmp" &&
 		mv "$run/run.args.tmp" "$run/run.args" || die "$run: cannot write run.args (disk full?)"
 	date -Is > "$run/started"
+	meta_init "$@"
+}
+
+# meta.json has one writer, `labtool meta` (its keys: lab/meta.h): init as
+# the run starts, end (below) as it ends.
+# kernel_meta: the kernel's and the accelerator's keys once known (NUL-separated);
+# a plan's run starts before either, and its final step adds them.
+kernel_meta() {
+	[ -n "${kdir:-}" ] || return 0
+	printf '%s\0' kernel_release="$release" kernel_flavor="$(sed -n 's/^flavor=//p' "$kdir/info")" \
+		series_hash="$(sed -n 's/^series_hash=//p' "$kdir/info")" \
+		kernel_source="$(sed -n 's/^source=//p' "$kdir/info")" qemu_version="$qemu_version"
+	[ "$accel" = auto ] || printf '%s\0' accelerator="$accel"
+}
+# meta_init TOPOLOGY...: meta.json of $run as it starts
+meta_init() {
+	local args=() t k
+	for t; do args+=(--topology "$t"); done
+	mapfile -d '' -t k < <(kernel_meta)
+	"$labtool" meta init "$run" "${args[@]}" start="$(cat "$run/started")" clock="$clock" fits="$fits" \
+		memory_timing="$memory_timing" \
+		lab_commit="$(git -C "$lab" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$lab" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
+		options="profile=$profile benches=$benches workloads=$workloads boots=$boots clock=$clock memory_timing=$memory_timing exec=${exec_cmd:+yes}$([ "$no_prealloc" = 0 ] || echo ' prealloc=off')" \
+		"${k[@]+"${k[@]}"}" || exit $?	# its one line names the file
 }
 
 # --- a study spread over machines ------------------------------------------------
@@ -313,37 +341,21 @@ fi
 
 kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
 
-# The kernel command line: die fast and loudly, so a dead guest is a result.
-append="console=ttyS0,115200 rdinit=/init panic=-1 oops=panic softlockup_panic=1"
-append+=" hung_task_panic=1 nmi_watchdog=0 printk.time=1 no_timer_check"
-
-# --clock icount: the guest's clock advances one nanosecond per guest
-# instruction (shift=0), not paced to the host (align=off) and not waiting
-# out the guest's idle time (sleep=off), so every boot sees the same clock.
-icount_args=()
-[ "$clock" != icount ] || icount_args=(-icount shift=0,align=off,sleep=off)
-
 qemu_version=$(qemu-system-x86_64 --version | head -n 1)
-# qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL MEMTIMING-FILE -> the array qemu
+# qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL MEMTIMING-FILE -> the array qemu,
+# the whole command as labtool builds it (lab/qemu.c)
 qemu_cmd() {
-	local machine plugin
-	mapfile -t machine < <("$labtool" qemu-args "$1")
-	# For make bench-lab only: show what prealloc buys.
-	[ "${TIERLAB_PREALLOC:-on}" = on ] || machine=("${machine[@]/,prealloc=on/,prealloc=off}")
-	qemu=(qemu-system-x86_64 "${machine[@]}" -accel "$6")
-	if [ "$6" = kvm ]; then qemu+=(-cpu host); else qemu+=(-cpu max "${icount_args[@]+"${icount_args[@]}"}"); fi
-	# qboot (from QEMU's own package) loads QEMU's ACPI tables and the
-	# kernel like SeaBIOS does, a few hundred ms sooner under TCG.
-	[ ! -r /usr/share/qemu/qboot.rom ] || qemu+=(-bios /usr/share/qemu/qboot.rom)
-	qemu+=(-nodefaults -no-user-config -display none -nic none -no-reboot
-		-kernel "$2" -initrd "$3" -append "$append"
-		-serial "file:$4" -serial "file:$5")
-	# --memory-timing count: the plugin, its node ranges from the topology
-	if [ "$memory_timing" = count ]; then
-		plugin=$("$labtool" memtiming-arg "$1" --qemu-version "$qemu_version" \
-			--plugin "$lab/build/plugin/tiermem.so" --out "$7") || die "--memory-timing count: no plugin argument (above)"
-		qemu+=(-plugin "$plugin")
+	local f args=(--kernel "$2" --initrd "$3" --console "$4" --channel "$5" --accel "$6" --clock "$clock")
+	[ "$no_prealloc" = 0 ] || args+=(--no-prealloc)
+	[ "$memory_timing" = off ] ||
+		args+=(--memory-timing-out "$7" --plugin "$lab/build/plugin/tiermem.so" --qemu-version "$qemu_version")
+	f=$(mktemp "${TMPDIR:-/tmp}/tierlab-argv.XXXXXX") || die "cannot create a file in ${TMPDIR:-/tmp}"
+	if ! "$labtool" qemu-argv "$1" "${args[@]}" >"$f"; then
+		rm -f "$f"
+		die "$1: no QEMU command line (above)"
 	fi
+	mapfile -d '' -t qemu <"$f"
+	rm -f "$f"
 }
 
 if [ "$print_qemu" = 1 ]; then
@@ -404,6 +416,7 @@ if [ ${#topologies[@]} -gt 1 ] && [ -z "$resume" ] && [ -z "$exec_cmd" ]; then
 			--boot-timeout "$boot_timeout" -j "$jobs" --results "$results" --fits "$fits"
 			--memory-timing "$memory_timing")
 		[ -z "$step_timeout" ] || args+=(--step-timeout "$step_timeout")
+		[ "$no_prealloc" = 0 ] || args+=(--no-prealloc)
 		[ "$quiet" = 0 ] || args+=(-q)
 		for a in "${adds[@]+"${adds[@]}"}"; do args+=(--add "$a"); done
 		# In the background, so a signal to this shell reaches the child run.
@@ -444,11 +457,12 @@ if [ -n "$resume" ]; then
 	[ -w "$run" ] || die "$run: the run directory is not writable"
 	check_space "$run"
 	say "resuming $run"
+	# a run begun before labtool meta wrote meta.json at its start
+	[ -n "$only_boot" ] || [ -f "$run/meta.json" ] || meta_init "${topologies[@]}"
 else
 	check_space "$results"
 	new_run "${topologies[@]}"
 fi
-started=$(cat "$run/started")
 
 # plan_token: percent-encode one plan token
 plan_token() {
@@ -635,30 +649,9 @@ if [ -n "$only_boot" ]; then
 fi
 
 # --- provenance and report -----------------------------------------------------
-topo_hashes=$(for t in "${topologies[@]}"; do printf '%s %s\n' "$(sha256sum < "$t" | cut -c1-16)" "$t"; done)
-jq -n \
-	--arg kernel_release "$release" \
-	--arg kernel_flavor "$(sed -n 's/^flavor=//p' "$kdir/info")" \
-	--arg series_hash "$(sed -n 's/^series_hash=//p' "$kdir/info")" \
-	--arg kernel_source "$(sed -n 's/^source=//p' "$kdir/info")" \
-	--arg qemu_version "$(qemu-system-x86_64 --version | head -1)" \
-	--arg accelerator "$accel" \
-	--arg clock "$clock" \
-	--arg fits "$fits" \
-	--arg memory_timing "$memory_timing" \
-	--arg host_cpus "$(nproc)" \
-	--arg host_kernel "$(uname -r)" \
-	--arg topologies "$topo_hashes" \
-	--arg lab_commit "$(git -C "$lab" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$lab" diff --quiet HEAD 2>/dev/null || echo -dirty)" \
-	--arg started "$started" --arg ended "$(date -Is)" \
-	--arg options "profile=$profile benches=$benches workloads=$workloads boots=$boots clock=$clock memory_timing=$memory_timing exec=${exec_cmd:+yes}" \
-	'{kernel_release: $kernel_release, kernel_flavor: $kernel_flavor, series_hash: $series_hash,
-	  kernel_source: $kernel_source, qemu_version: $qemu_version, accelerator: $accelerator,
-	  summary_format: 2, clock: $clock, fits: $fits, memory_timing: $memory_timing, time_unit: (if $clock == "icount" then "insn" else "ns" end),
-	  host_cpus: ($host_cpus | tonumber), host_kernel: $host_kernel,
-	  topologies: ($topologies | split("\n") | map(select(length > 0) | split(" ") | {hash: .[0], file: .[1]})),
-	  lab_commit: $lab_commit, "start": $started, "end": $ended, options: $options}' > "$run/.meta.json.$$"
-mv "$run/.meta.json.$$" "$run/meta.json"
+mapfile -d '' -t k < <(kernel_meta)
+# (a newer lab's meta.json is refused in one line, exit 65, and left as it is)
+"$labtool" meta end "$run" "${k[@]+"${k[@]}"}" || exit $?
 
 if [ -z "$exec_cmd" ]; then
 	if "$labtool" report "$run" >"$work/report.log" 2>&1; then

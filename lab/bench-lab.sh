@@ -147,9 +147,9 @@ fi
 # under wall the host's time adds TCG's two modes.  BENCH_LAB_PREALLOC_OFF=0
 # skips the wall run without guest-memory preallocation.
 if part fidelity; then
-fid() {	# RESULTS-DIR CLOCK -> prints CoV of p50 over boots, harness overhead, ok boots
+fid() {	# RESULTS-DIR CLOCK [RUN-LAB OPTION...] -> prints CoV of p50 over boots, harness overhead, ok boots
 	./run-lab.sh -q --results "$1" --clock "$2" --boots "$boots" --profile quick --benches latency \
-		"$topo" >/dev/null 2>&1
+		"${@:3}" "$topo" >/dev/null 2>&1
 	local sum
 	sum=$(ls -d "$1"/*/ | head -1)summary.csv
 	awk -F, '$2 == "latency" && $3 == "bind" && $5 == "4k" && $6 == "free" && $7 == "p50" && $12 == "ok" { print $8 }' "$sum" |
@@ -176,7 +176,7 @@ for clock in ${BENCH_LAB_CLOCKS:-wall icount}; do
 		"4k free, policy ${f[3]#* }"
 done
 if [ "${BENCH_LAB_PREALLOC_OFF:-1}" = 1 ]; then
-	mapfile -t off < <(TIERLAB_PREALLOC=off fid "$tmp/fid-off" wall)
+	mapfile -t off < <(fid "$tmp/fid-off" wall --no-prealloc)
 	figure "CoV of p50 fault latency, --clock wall, prealloc off" "${off[0]:-nan}" ratio - "why prealloc is on"
 fi
 fi

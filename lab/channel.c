@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "channel.h"
 #include "frame.h"
+#include "rowvalue.h"
 
 const char *const row_field_names[ROW_FIELDS] = {
 	"bench", "policy", "nodes", "pagesize", "scenario", "metric", "value", "unit",
@@ -52,10 +54,31 @@ enum frame_result frame_parse(char *line, unsigned long expect_seq,
 	return FRAME_OK;
 }
 
+bool row_value_parse(const char *s, double *num, bool *numeric)
+{
+	char *end;
+
+	*num = strtod(s, &end);
+	if (end != s && !*end && isfinite(*num)) {
+		*numeric = true;
+		return true;
+	}
+	*numeric = false;
+	*num = NAN;
+	for (const char *p = s; *p; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("_.:+-", *p)))
+			return false;
+	}
+	return *s != '\0';
+}
+
 const char *row_parse(char *payload, struct row *r)
 {
 	static const char dash[] = "-";
 	char *save = NULL;
+	double num;
+	bool numeric;
 
 	for (int i = 0; i < ROW_FIELDS; i++)
 		r->field[i] = NULL;
@@ -75,6 +98,9 @@ const char *row_parse(char *payload, struct row *r)
 			continue; /* other keys are for raw/ readers */
 		if (strpbrk(eq + 1, ",\"\r\n@") || !eq[1])
 			return "a value that is empty or has a comma, quote or '@'";
+		/* a second one would replace the first in silence */
+		if (i == ROW_FIELDS ? r->x != NULL : r->field[i] != NULL)
+			return "a field given twice";
 		if (i == ROW_FIELDS)
 			r->x = eq + 1;
 		else
@@ -86,6 +112,8 @@ const char *row_parse(char *payload, struct row *r)
 		return "missing metric=";
 	if (!r->field[6])
 		return "missing value=";
+	if (!row_value_parse(r->field[6], &num, &numeric))
+		return "value= is neither a number nor one word of A-Z a-z 0-9 _ . : + -";
 	for (int i = 0; i < ROW_FIELDS; i++)
 		if (!r->field[i])
 			r->field[i] = (char *)dash;

@@ -58,9 +58,26 @@ static void set_reason(struct collect *c, const char *fmt, ...)
 	if (c->reason)
 		return; /* the first fault is the one to report */
 	va_start(ap, fmt);
-	if (vasprintf(&c->reason, fmt, ap) < 0)
-		c->reason = NULL;
+	if (vasprintf(&c->reason, fmt, ap) < 0) {
+		fputs("labtool collect: out of memory\n", stderr);
+		exit(EXIT_SOFTWARE);
+	}
 	va_end(ap);
+}
+
+/*
+ * A file read only in part (a line too long for the memory left, a read
+ * error) is an error, never its end: taken as the end, what follows would
+ * be dropped (summary.csv is rewritten from what was read).  Nothing has
+ * been written when this exits.
+ */
+static void check_read(const struct textfile *tf, const char *name)
+{
+	if (!tf->error)
+		return;
+	fprintf(stderr, "labtool collect: %s:%lu: cannot read: %s\n", name, tf->lineno + 1,
+		strerror(tf->error));
+	exit(tf->error == ENOMEM ? EXIT_SOFTWARE : EXIT_NOINPUT);
 }
 
 /* Value of key in "k=v k=v" (copied into buf); NULL if absent. */
@@ -85,17 +102,24 @@ static const char *kv_get(const char *payload, const char *key, char *buf,
 	return NULL;
 }
 
+/*
+ * One ROW into the new summary rows; a row that cannot be stored is an
+ * error naming its file and line (@where), never dropped in silence.
+ */
 static void take_row(struct collect *c, const char *payload, const char *where)
 {
 	char *copy = strdup(payload);
 	struct row r;
 	const char *err;
 
-	if (!copy)
-		return;
+	if (!copy) {
+		fprintf(stderr, "labtool collect: %s: ROW: out of memory\n", where);
+		exit(EXIT_SOFTWARE);
+	}
 	err = row_parse(copy, &r);
 	if (err) {
 		fprintf(stderr, "%s: ROW: %s\n", where, err);
+		set_reason(c, "%s: ROW: %s", where, err);
 		c->steps_failed++;
 		free(copy);
 		return;
@@ -246,6 +270,7 @@ static void read_channel(struct collect *c, const char *path)
 		else if (!strncmp(f.payload, "MEMPROBE ", 9))
 			keep_line(&c->probe, &c->nprobe, f.payload + 9);
 	}
+	check_read(&tf, path);
 	textfile_close(&tf);
 	if (!begun && !strcmp(c->status, "ok")) {
 		c->status = "truncated";
@@ -286,7 +311,7 @@ static void read_console(struct collect *c, const char *path, const char *excerp
 					sb_printf(&ex, "%s\n", ring[k % 16]);
 			} else {
 				free(ring[n % 16]);
-				ring[n % 16] = strdup(line);
+				ring[n % 16] = xstrdup(line);
 				n++;
 				continue;
 			}
@@ -295,6 +320,7 @@ static void read_console(struct collect *c, const char *path, const char *excerp
 		if (++after >= 40)
 			break;
 	}
+	check_read(&tf, path);
 	textfile_close(&tf);
 	for (int i = 0; i < 16; i++)
 		free(ring[i]);
@@ -375,7 +401,11 @@ static int update_summary(struct collect *c, const char *path)
 	int rc;
 
 	sb_printf(&out, "%s", header);
-	if (textfile_open(&tf, path) == 0) {
+	if (textfile_open(&tf, path) < 0 && errno != ENOENT) {
+		fprintf(stderr, "labtool collect: %s: cannot read: %s\n", path, strerror(errno));
+		exit(EXIT_NOINPUT);
+	}
+	if (tf.f) {
 		int first = 1;
 
 		while ((line = textfile_next(&tf))) {
@@ -394,6 +424,7 @@ static int update_summary(struct collect *c, const char *path)
 				continue;
 			sb_printf(&out, "%s\n", line);
 		}
+		check_read(&tf, path);
 		textfile_close(&tf);
 	}
 	/* The boot's status is known only now: it ends each new row. */

@@ -198,14 +198,8 @@ static int list_workloads(const char *dir, char ***out)
 
 		if (len > 4 && (!strcmp(e->d_name + len - 4, ".fio") ||
 				!strcmp(e->d_name + len - 4, ".job"))) {
-			char **more = realloc(names, (size_t)(n + 1) * sizeof(*names));
-
-			if (!more) {
-				closedir(d);
-				free(names);
-				return -1;
-			}
-			names = more;
+			/* out of memory ends labtool (70), not "bad --workloads" (64) */
+			names = xrealloc(names, (size_t)(n + 1) * sizeof(*names));
 			names[n++] = xasprintf("%.*s", (int)(len - 4), e->d_name);
 		}
 	}
@@ -303,12 +297,7 @@ int cmd_plan(int argc, char **argv)
 			free(dir);
 			return EXIT_USAGE;
 		}
-		wl_run = calloc((size_t)wl_navail + 1, sizeof(*wl_run));
-		if (!wl_run) {
-			free(dir);
-			free_names(wl_avail, wl_navail);
-			return EXIT_SOFTWARE;
-		}
+		wl_run = xcalloc((size_t)wl_navail + 1, sizeof(*wl_run));
 		list = xstrdup(workloads);
 		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 			int found = 0;
@@ -339,12 +328,7 @@ int cmd_plan(int argc, char **argv)
 		free(list);
 		free(dir);
 	}
-	t = calloc(1, sizeof(*t));
-	if (!t) {
-		free(wl_run);
-		free_names(wl_avail, wl_navail);
-		return EXIT_SOFTWARE;
-	}
+	t = xcalloc(1, sizeof(*t));
 	rc = topo_load(path, t, stderr);
 	if (rc) {
 		free(t);
@@ -384,16 +368,10 @@ int cmd_plan(int argc, char **argv)
 				  i, t->node[i].hugetlb_pages, i);
 
 	if (strcmp(benches, "none")) {
-		char *list = strdup(!strcmp(benches, "default") ? "" : benches), *save = NULL;
+		char *list = xstrdup(!strcmp(benches, "default") ? "" : benches), *save = NULL;
 		const char *names[32];
 		int nnames = 0;
 
-		if (!list) {
-			free(t);
-			free(wl_run);
-			free_names(wl_avail, wl_navail);
-			return EXIT_SOFTWARE;
-		}
 		if (!strcmp(benches, "default")) {
 			for (size_t k = 0; k < sizeof(default_benches) / sizeof(*default_benches); k++)
 				if (strcmp(default_benches[k], "fallback-order") || mem_nodes(t) >= 3)

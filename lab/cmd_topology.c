@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "topology.h"
+#include "qemu.h"
+#include "textfile.h"
 
 /*
  * Loads argv's TOPOLOGY (after the options) and leaves the other
@@ -18,6 +19,7 @@
 struct opts {
 	uint64_t max_mem;
 	bool all;
+	bool no_prealloc;	/* qemu-args --no-prealloc */
 	const char *release;	/* check-guest --kernel-release */
 	const char *pos[4];
 	int npos;
@@ -40,6 +42,8 @@ static int parse_opts(int argc, char **argv, int want, const char *usage,
 			}
 		} else if (!strcmp(a, "--all") && !strcmp(argv[0], "expect")) {
 			o->all = true;
+		} else if (!strcmp(a, "--no-prealloc") && !strcmp(argv[0], "qemu-args")) {
+			o->no_prealloc = true;
 		} else if (!strcmp(a, "--kernel-release") && !strcmp(argv[0], "check-guest") &&
 			   i + 1 < argc) {
 			o->release = argv[++i];
@@ -82,11 +86,9 @@ static int finish(void)
 int cmd_validate(int argc, char **argv)
 {
 	struct opts o;
-	struct topo *t = malloc(sizeof(*t));
+	struct topo *t = xmalloc(sizeof(*t));
 	int rc;
 
-	if (!t)
-		return EXIT_SOFTWARE;
 	rc = load(argc, argv, 1, "[--max-mem SIZE] TOPOLOGY.yaml", &o, t);
 	if (!rc) {
 		char sz[32];
@@ -104,13 +106,11 @@ int cmd_qemu_args(int argc, char **argv)
 {
 	struct opts o;
 	struct topo_args a;
-	struct topo *t = malloc(sizeof(*t));
+	struct topo *t = xmalloc(sizeof(*t));
 	int rc;
 
-	if (!t)
-		return EXIT_SOFTWARE;
-	rc = load(argc, argv, 1, "[--max-mem SIZE] TOPOLOGY.yaml", &o, t);
-	if (!rc && topo_qemu_args(t, &a)) {
+	rc = load(argc, argv, 1, "[--max-mem SIZE] [--no-prealloc] TOPOLOGY.yaml", &o, t);
+	if (!rc && qemu_machine_args(t, o.no_prealloc, &a)) {
 		fprintf(stderr, "labtool qemu-args: out of memory\n");
 		rc = EXIT_SOFTWARE;
 	} else if (!rc) {
@@ -186,12 +186,10 @@ bad:
 int cmd_nodes(int argc, char **argv)
 {
 	struct opts o;
-	struct topo *t = malloc(sizeof(*t));
+	struct topo *t = xmalloc(sizeof(*t));
 	uint32_t set = 0;
 	int rc;
 
-	if (!t)
-		return EXIT_SOFTWARE;
 	rc = load(argc, argv, 2, "TOPOLOGY.yaml KIND|LIST", &o, t);
 	if (!rc)
 		rc = select_nodes(t, o.pos[1], &set);
@@ -213,11 +211,9 @@ int cmd_nodes(int argc, char **argv)
 int cmd_describe(int argc, char **argv)
 {
 	struct opts o;
-	struct topo *t = malloc(sizeof(*t));
+	struct topo *t = xmalloc(sizeof(*t));
 	int rc;
 
-	if (!t)
-		return EXIT_SOFTWARE;
 	rc = load(argc, argv, 1, "TOPOLOGY.yaml", &o, t);
 	if (!rc) {
 		char buf[TOPO_MAX_CPUS * 8];
@@ -320,12 +316,10 @@ static void expected_view(const struct topo *t, int i, struct view *w)
 int cmd_expect(int argc, char **argv)
 {
 	struct opts o;
-	struct topo *t = malloc(sizeof(*t));
+	struct topo *t = xmalloc(sizeof(*t));
 	struct view w;
 	int rc, ncol;
 
-	if (!t)
-		return EXIT_SOFTWARE;
 	rc = load(argc, argv, 1, "[--all] TOPOLOGY.yaml", &o, t);
 	if (!rc) {
 		ncol = o.all ? COL_NR : NREQUIRED;
@@ -417,26 +411,26 @@ static int split(char *line, char **f, int max)
 
 static int read_guest(const char *path, int nnodes, struct guest *g)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL, *fld[32];
-	size_t cap = 0;
-	int lineno = 0, rc = 0;
+	struct textfile tf;
+	char *line, *fld[32];
+	unsigned long lineno = 0;
+	int rc = 0;
 
-	if (!f) {
+	if (textfile_open(&tf, path) < 0) {
 		fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
 		return EXIT_NOINPUT;
 	}
 	for (int c = 0; c < COL_NR; c++)
 		g->col[c] = -1;
-	while (getline(&line, &cap, f) > 0) {
+	while ((line = textfile_next(&tf))) {
 		int n;
 
-		lineno++;
+		lineno = tf.lineno;
 		if (!line[strspn(line, " \t\r\n")])
 			continue;
 		n = split(line, fld, 32);
 		if (n > 32) {
-			fprintf(stderr, "%s:%d: more than 32 columns\n", path, lineno);
+			fprintf(stderr, "%s:%lu: more than 32 columns\n", path, lineno);
 			rc = EXIT_INVALID;
 			break;
 		}
@@ -448,7 +442,7 @@ static int read_guest(const char *path, int nnodes, struct guest *g)
 						g->col[c] = i;
 			for (int c = 0; c < NREQUIRED; c++)
 				if (g->col[c] < 0) {
-					fprintf(stderr, "%s:%d: header has no '%s' column\n",
+					fprintf(stderr, "%s:%lu: header has no '%s' column\n",
 						path, lineno, col_names[c]);
 					rc = EXIT_INVALID;
 				}
@@ -461,39 +455,49 @@ static int read_guest(const char *path, int nnodes, struct guest *g)
 			const char *idf = fld[g->col[COL_node]];
 
 			if (n != g->ncols) {
-				fprintf(stderr, "%s:%d: %d fields, header has %d\n",
+				fprintf(stderr, "%s:%lu: %d fields, header has %d\n",
 					path, lineno, n, g->ncols);
 				rc = EXIT_INVALID;
 				break;
 			}
 			if (!parse_num(idf, &id) || id >= TOPO_MAX_NODES) {
-				fprintf(stderr, "%s:%d: node: not a node id: '%.20s'\n",
+				fprintf(stderr, "%s:%lu: node: not a node id: '%.20s'\n",
 					path, lineno, idf);
 				rc = EXIT_INVALID;
 				break;
 			}
 			if (g->have[id]) {
-				fprintf(stderr, "%s:%d: node %lld appears twice\n",
+				fprintf(stderr, "%s:%lu: node %lld appears twice\n",
 					path, lineno, id);
 				rc = EXIT_INVALID;
 				break;
 			}
 			g->have[id] = true;
-			for (int c = 0; c < COL_NR; c++)
-				snprintf(g->row[id].v[c], sizeof(g->row[id].v[c]), "%s",
-					 g->col[c] >= 0 ? fld[g->col[c]] : "");
+			for (int c = 0; c < COL_NR && !rc; c++) {
+				const char *v = g->col[c] >= 0 ? fld[g->col[c]] : "";
+
+				if (strlen(v) >= sizeof(g->row[id].v[c])) {
+					fprintf(stderr, "%s:%lu: %s: longer than %zu characters\n", path,
+						lineno, col_names[c], sizeof(g->row[id].v[c]) - 1);
+					rc = EXIT_INVALID;
+				} else {
+					strcpy(g->row[id].v[c], v);
+				}
+			}
+			if (rc)
+				break;
 		}
 	}
-	if (!rc && ferror(f)) {
-		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
-		rc = EXIT_NOINPUT;
+	/* not the file's fault: a line too long for the memory left is exit 70 */
+	if (!rc && tf.error) {
+		fprintf(stderr, "%s:%lu: cannot read: %s\n", path, tf.lineno + 1, strerror(tf.error));
+		rc = tf.error == ENOMEM ? EXIT_SOFTWARE : EXIT_NOINPUT;
 	}
 	if (!rc && !g->ncols) {
 		fprintf(stderr, "%s: empty (no header)\n", path);
 		rc = EXIT_INVALID;
 	}
-	free(line);
-	fclose(f);
+	textfile_close(&tf);
 	(void)nnodes;
 	return rc;
 }
@@ -611,15 +615,10 @@ static int compare(const struct topo *t, const struct guest *g, bool tiers)
 int cmd_check_guest(int argc, char **argv)
 {
 	struct opts o;
-	struct topo *t = malloc(sizeof(*t));
-	struct guest *g = calloc(1, sizeof(*g));
+	struct topo *t = xmalloc(sizeof(*t));
+	struct guest *g = xcalloc(1, sizeof(*g));
 	int rc;
 
-	if (!t || !g) {
-		free(t);
-		free(g);
-		return EXIT_SOFTWARE;
-	}
 	rc = load(argc, argv, 2, "TOPOLOGY.yaml GUEST.csv [--kernel-release R]", &o, t);
 	if (!rc)
 		rc = read_guest(o.pos[1], t->nnodes, g);

@@ -10,7 +10,8 @@
 
 #define LABTOOL_COMMANDS(X)                                                    \
 	X(validate, "TOPOLOGY.yaml", "check a topology file; exit 65 if invalid") \
-	X(qemu_args, "TOPOLOGY.yaml", "print QEMU machine/NUMA/HMAT args, one per line") \
+	X(qemu_args, "[--no-prealloc] TOPOLOGY.yaml", "print QEMU machine/NUMA/HMAT args, one per line") \
+	X(qemu_argv, "TOPOLOGY.yaml --kernel F ...", "print a boot's whole QEMU command, NUL-separated") \
 	X(nodes, "TOPOLOGY.yaml KIND|LIST", "print the node ids of a kind (pmem, hbm, ...)") \
 	X(describe, "TOPOLOGY.yaml", "print the machine model as key=value lines") \
 	X(expect, "TOPOLOGY.yaml", "print the guest view the file promises (CSV)") \
@@ -19,6 +20,7 @@
 	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into summary rows") \
 	X(report, "RUN-DIR", "regenerate plots and report.html/report.md of a run") \
 	X(compare, "RUN-DIR RUN-DIR...", "compare runs side by side, differences with CIs") \
+	X(meta, "init|end|get RUN-DIR ...", "write meta.json (its one writer) or read a key of it") \
 	X(boot, "--console F --channel F -- QEMU...", "run QEMU under an idle/wall watchdog") \
 	X(memtiming_arg, "TOPOLOGY.yaml --qemu-version L --plugin SO --out F", "print -plugin's value for --memory-timing count")
 

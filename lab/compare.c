@@ -37,12 +37,10 @@ static bool match_nodes;
 /* A run has one key's figure on several node sets: only one is compared. */
 static bool multi_nodes;
 
-/* The topology a run is of: its meta.json, else its rows; NULL unknown. */
+/* The topology a run is of: its rows' (meta.json has only the files); NULL unknown. */
 static const char *run_topology(const struct run *r)
 {
-	const char *topo = run_meta(r, "topology", "topology_file", NULL);
-
-	return topo ? topo : r->nrows ? r->rows[0].f[COL_TOPOLOGY] : NULL;
+	return r->nrows ? r->rows[0].f[COL_TOPOLOGY] : NULL;
 }
 
 static bool key_eq(const struct key *k, const struct row *w)
@@ -536,8 +534,8 @@ int compare_runs(char **dirs, int n, const char *outdir, const char *scripts)
 		for (int i = 0; i < n; i++) {
 			const struct run *r = &runs[i];
 			const char *topo = run_topology(r);
-			const char *acc = run_meta(r, "accelerator", NULL);
-			const char *kr = run_meta(r, "kernel_release", NULL);
+			const char *acc = run_meta(r, META_accelerator);
+			const char *kr = run_meta(r, META_kernel_release);
 			char num[16];
 
 			sl_add(&accs, acc ? acc : "?");
@@ -546,12 +544,12 @@ int compare_runs(char **dirs, int n, const char *outdir, const char *scripts)
 			snprintf(num, sizeof(num), "%d", i + 1);
 			doc_row_start(&d);
 			doc_cell(&d, num);
-			doc_cell(&d, run_meta(r, "run_id", NULL) ? run_meta(r, "run_id", NULL) : r->name);
+			doc_cell(&d, r->name);
 			doc_cell(&d, topo ? topo : "not recorded");
 			doc_cell(&d, kr ? kr : "not recorded");
-			doc_cell(&d, run_meta(r, "series_hash", NULL) ? run_meta(r, "series_hash", NULL) : "—");
+			doc_cell(&d, run_meta(r, META_series_hash) ? run_meta(r, META_series_hash) : "—");
 			doc_cell(&d, acc ? acc : "not recorded");
-			doc_cell(&d, run_meta(r, "qemu_version", NULL) ? run_meta(r, "qemu_version", NULL) : "—");
+			doc_cell(&d, run_meta(r, META_qemu_version) ? run_meta(r, META_qemu_version) : "—");
 			doc_row_end(&d);
 		}
 		doc_table_end(&d);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "meta.h"
 #include "util.h"
 
 /* ---- CSV (RFC 4180: quoted fields, "" inside quotes, CRLF tolerated) ---- */
@@ -148,10 +149,12 @@ const char *metric_current_name(const char *metric);
 int run_load(const char *dir, struct run *r);
 void run_free(struct run *r);
 /*
- * First meta.json value among the keys (NULL-terminated list), else the same
- * key among the facts derived from the run's other files, else NULL.
+ * meta.json's value of key k (lab/meta.h), else the same key among the facts
+ * derived from the run's other files when meta.json is missing, else NULL.
  */
-const char *run_meta(const struct run *r, ...);
+const char *run_meta(const struct run *r, enum meta_key k);
+/* Field "file" or "hash" of the run's i-th topology (meta.json topologies), or NULL. */
+const char *run_meta_topology(const struct run *r, int i, const char *field);
 
 /*
  * What the run's timings count: "insn" (--clock icount: guest instructions)

@@ -723,7 +723,7 @@ static void latency_para(struct run *r, const struct entries *e, const struct he
 		if (r->nboots == 1)
 			sb_puts(b, " All figures come from one boot.");
 	}
-	const char *acc = run_meta(r, "accelerator", NULL);
+	const char *acc = run_meta(r, META_accelerator);
 
 	if (!strcmp(unit, "insn"))
 		sb_puts(b, " These are guest instruction counts (--clock icount, TCG): they rank "

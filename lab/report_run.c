@@ -14,6 +14,7 @@
 
 #include "frame.h"
 #include "report_int.h"
+#include "rowvalue.h"
 #include "stats.h"
 
 const char *const row_col_names[NR_ROW_COLS] = {
@@ -26,26 +27,6 @@ static const bool row_col_required[NR_ROW_COLS] = {
 	[COL_BENCH] = true, [COL_POLICY] = true, [COL_METRIC] = true,
 	[COL_VALUE] = true, [COL_BOOT_STATUS] = true,
 };
-
-/* A value is a finite number or one word: [A-Za-z0-9_.:+-]+ (outcomes etc.). */
-static bool parse_value(const char *s, double *num, bool *numeric)
-{
-	char *end;
-
-	*num = strtod(s, &end);
-	if (end != s && !*end && isfinite(*num)) {
-		*numeric = true;
-		return true;
-	}
-	*numeric = false;
-	*num = NAN;
-	for (const char *p = s; *p; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || strchr("_.:+-", *p)))
-			return false;
-	}
-	return *s != '\0';
-}
 
 static int load_csv(const char *path, struct csv *c, bool optional, bool *present)
 {
@@ -121,7 +102,7 @@ static int load_summary(struct run *r, const char *path)
 				return -1;
 			}
 		}
-		if (!parse_value(row->f[COL_VALUE], &row->num, &row->numeric)) {
+		if (!row_value_parse(row->f[COL_VALUE], &row->num, &row->numeric)) {
 			fprintf(stderr,
 				"labtool: %s:%u: value: '%s' is neither a number nor a word\n",
 				path, cr->line, row->f[COL_VALUE]);
@@ -362,6 +343,9 @@ static int load_meta(struct run *r, const char *path)
 	int rc = json_flatten(text, len, path, &r->meta, err, sizeof(err));
 
 	free(text);
+	/* a newer lab's keys may mean something else under the same name */
+	if (rc == 0 && meta_format_check(&r->meta, path, err, sizeof(err)) < 0)
+		rc = -1;
 	if (rc < 0) {
 		fprintf(stderr, "labtool: %s\n", err);
 		return -1;
@@ -718,7 +702,7 @@ static void derive_meta(struct run *r)
 
 			off += n + 1;
 			if (!strcmp(arg, "--accel") && off < len) {
-				kv_add(&r->derived, "accelerator", text + off);
+				kv_add(&r->derived, meta_keys[META_accelerator].name, text + off);
 				break;
 			}
 		}
@@ -729,7 +713,7 @@ static void derive_meta(struct run *r)
 	if (read_file_all(p, &text, &len) == 0) {
 		text[strcspn(text, "\n")] = '\0';
 		if (*text)
-			kv_add(&r->derived, "start", text);
+			kv_add(&r->derived, meta_keys[META_start].name, text);
 		free(text);
 	}
 	free(p);
@@ -943,24 +927,28 @@ void run_free(struct run *r)
 	*r = (struct run){ 0 };
 }
 
-const char *run_meta(const struct run *r, ...)
+const char *run_meta(const struct run *r, enum meta_key k)
 {
-	va_list ap;
-	const char *key, *v = NULL;
+	const char *v = kv_get(&r->meta, meta_keys[k].name);
 
-	va_start(ap, r);
-	while (!v && (key = va_arg(ap, const char *))) {
-		v = kv_get(&r->meta, key);
-		if (!v || !*v)
-			v = kv_get(&r->derived, key);
-	}
-	va_end(ap);
+	if (!v || !*v)
+		v = kv_get(&r->derived, meta_keys[k].name);
+	return v && *v ? v : NULL;
+}
+
+const char *run_meta_topology(const struct run *r, int i, const char *field)
+{
+	char key[64];
+	const char *v;
+
+	snprintf(key, sizeof(key), "%s.%d.%s", meta_keys[META_topologies].name, i, field);
+	v = kv_get(&r->meta, key);
 	return v && *v ? v : NULL;
 }
 
 const char *run_time_unit(const struct run *r)
 {
-	const char *u = run_meta(r, "time_unit", NULL);
+	const char *u = run_meta(r, META_time_unit);
 
 	if (u)
 		return !strcmp(u, "insn") ? "insn" : "ns";

@@ -162,19 +162,12 @@ static const char image_check_js[] =
 	"});\n"
 	"</script>\n";
 
-static const char *run_title(const struct run *r)
-{
-	const char *id = run_meta(r, "run_id", NULL);
-
-	return id ? id : r->name;
-}
-
 static const char *run_topology(const struct run *r)
 {
 	for (size_t i = 0; i < r->nrows; i++)
 		if (r->rows[i].f[COL_TOPOLOGY][0])
 			return r->rows[i].f[COL_TOPOLOGY];
-	const char *t = run_meta(r, "topology", "topologies.0.file", NULL);
+	const char *t = run_meta_topology(r, 0, "file");
 
 	return t ? t : r->name;
 }
@@ -427,7 +420,7 @@ static void sec_model_fill(struct doc *d, struct run *r, const struct entries *e
  */
 static bool run_is_wall(const struct run *r)
 {
-	const char *clock = run_meta(r, "clock", NULL);
+	const char *clock = run_meta(r, META_clock);
 
 	return clock ? !strcmp(clock, "wall") : !strcmp(run_time_unit(r), "ns");
 }
@@ -1018,23 +1011,7 @@ static void sec_topology(struct doc *d, struct run *r)
 
 static void sec_environment(struct doc *d, struct run *r)
 {
-	/* the keys run-lab.sh writes (its jq block), in reading order */
-	static const char *const known[][2] = {
-		{ "kernel_release", "kernel release" },
-		{ "kernel_flavor", "kernel flavor" },
-		{ "series_hash", "kernel patch series (hash)" },
-		{ "kernel_source", "kernel source" },
-		{ "qemu_version", "QEMU version" },
-		{ "accelerator", "accelerator" },
-		{ "host_cpus", "host CPUs" },
-		{ "host_kernel", "host kernel" },
-		{ "lab_commit", "lab commit" },
-		{ "start", "run started" },
-		{ "end", "run ended" },
-		{ "options", "options" },
-	};
 	static const char *const cols[] = { "what", "value" };
-	const size_t nk = sizeof(known) / sizeof(known[0]);
 
 	doc_heading(d, 2, "environment", "Environment");
 	if (!r->have_meta) {
@@ -1044,39 +1021,36 @@ static void sec_environment(struct doc *d, struct run *r)
 				"requested in run.args, the start time from started.");
 	}
 	doc_table_start(d, cols, 2);
-	for (size_t k = 0; k < nk; k++) {
-		const char *v = run_meta(r, known[k][0], NULL);
+	/* the labelled keys of lab/meta.h, in its order */
+	for (int k = 0; k < META_NR; k++) {
+		const char *v = run_meta(r, (enum meta_key)k);
 
+		if (!meta_keys[k].label || meta_keys[k].type == META_TOPOLOGIES)
+			continue;
 		doc_row_start(d);
-		doc_cell(d, known[k][1]);
+		doc_cell(d, meta_keys[k].label);
 		doc_cell(d, v ? v : "not recorded");
 		doc_row_end(d);
 	}
 	/* topologies: [{hash, file}, ...] */
 	for (int i = 0;; i++) {
-		char kf[40], kh[40];
-		const char *f, *hsh;
+		const char *f = run_meta_topology(r, i, "file"), *hsh = run_meta_topology(r, i, "hash");
 
-		snprintf(kf, sizeof(kf), "topologies.%d.file", i);
-		snprintf(kh, sizeof(kh), "topologies.%d.hash", i);
-		f = kv_get(&r->meta, kf);
-		hsh = kv_get(&r->meta, kh);
 		if (!f && !hsh)
 			break;
 		char *v = xasprintf("%s (hash %s)", f ? f : "?", hsh ? hsh : "?");
 
 		doc_row_start(d);
-		doc_cell(d, "topology file");
+		doc_cell(d, meta_keys[META_topologies].label);
 		doc_cell(d, v);
 		doc_row_end(d);
 		free(v);
 	}
+	/* the others (meta_format, clock, ...) under their own names */
 	for (size_t i = 0; i < r->meta.n; i++) {
-		bool is_known = !strncmp(r->meta.v[i].key, "topologies.", 11);
+		int k = meta_key_lookup(r->meta.v[i].key);
 
-		for (size_t k = 0; k < nk; k++)
-			is_known |= !strcmp(r->meta.v[i].key, known[k][0]);
-		if (is_known)
+		if (!strncmp(r->meta.v[i].key, "topologies.", 11) || (k >= 0 && meta_keys[k].label))
 			continue;
 		doc_row_start(d);
 		doc_cell(d, r->meta.v[i].key);
@@ -1104,7 +1078,7 @@ static void sec_environment(struct doc *d, struct run *r)
 
 static void tcg_caveat(struct doc *d, struct run *r)
 {
-	const char *acc = run_meta(r, "accelerator", NULL);
+	const char *acc = run_meta(r, META_accelerator);
 
 	if (acc && strcmp(acc, "tcg"))
 		return;
@@ -1426,8 +1400,8 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 		      const struct figures *figs, struct doc *d)
 {
 	const char *topo = run_topology(r);
-	const char *kernel = run_meta(r, "kernel_release", NULL);
-	const char *acc = run_meta(r, "accelerator", NULL);
+	const char *kernel = run_meta(r, META_kernel_release);
+	const char *acc = run_meta(r, META_accelerator);
 	struct sbuf rec = { 0 }, why = { 0 };
 	char *s;
 
@@ -1435,7 +1409,7 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 			  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 			  "img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
 			  "<title>tierlab report: ");
-	sb_html(&d->html, run_title(r));
+	sb_html(&d->html, r->name);
 	sb_puts(&d->html, "</title>\n<style>\n");
 	sb_puts(&d->html, report_css);
 	sb_puts(&d->html, "</style>\n</head>\n<body>\n<h1>");
@@ -1447,12 +1421,12 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sb_puts(&d->md, "\n\n");
 	free(s);
 	{
-		const char *start = run_meta(r, "start", NULL);
-		const char *series = run_meta(r, "series_hash", NULL);
+		const char *start = run_meta(r, META_start);
+		const char *series = run_meta(r, META_series_hash);
 
 		s = xasprintf("Run %s · topology %s · kernel %s%s%s · accelerator %s%s · %zu policies · "
 			      "%zu summary rows%s%s",
-			      run_title(r), topo, kernel ? kernel : "(not recorded)",
+			      r->name, topo, kernel ? kernel : "(not recorded)",
 			      series ? ", series " : "", series ? series : "",
 			      acc ? acc : "(not recorded)",
 			      acc && !r->have_meta ? " (requested, run.args)" : "", e->n, r->nrows,
@@ -1542,14 +1516,14 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sb_puts(&d->html, "<footer><p>Generated by <code>labtool report</code> from this run's "
 			  "summary.csv, guest-topology.csv, meta.json and raw/ alone; regenerate "
 			  "with <code>make report RUN=results/");
-	sb_html(&d->html, run_title(r));
+	sb_html(&d->html, r->name);
 	sb_puts(&d->html, "</code>.</p>\n<p id=\"image-check\" data-state=\"pending\">Figures not "
 			  "checked yet.</p></footer>\n");
 	sb_puts(&d->html, image_check_js);
 	sb_puts(&d->html, "</body>\n</html>\n");
 	sb_puts(&d->md, "\n---\nGenerated by `labtool report` from this run's files alone; "
 			"regenerate with `make report RUN=results/");
-	sb_md(&d->md, run_title(r));
+	sb_md(&d->md, r->name);
 	sb_puts(&d->md, "`.\n");
 	return 0;
 }
@@ -1598,7 +1572,7 @@ int report_run(const char *dir, const struct report_opts *o)
 	if (run_load(dir, &r) < 0)
 		return 65;
 	/* what the user said of the workload: --fits, else the run's own */
-	fits_word = o->fits ? o->fits : run_meta(&r, "fits", NULL);
+	fits_word = o->fits ? o->fits : run_meta(&r, META_fits);
 	if (fits_word && fits_parse(fits_word, &fits) < 0) {
 		fprintf(stderr, "labtool report: %s%s: fits: '%s' is not yes, no or unknown\n",
 			o->fits ? "--fits" : dir, o->fits ? "" : "/meta.json", fits_word);
@@ -1607,7 +1581,7 @@ int report_run(const char *dir, const struct report_opts *o)
 	}
 	/* a newer format's rows may mean something else under the same name */
 	{
-		const char *fmt = run_meta(&r, "summary_format", NULL);
+		const char *fmt = run_meta(&r, META_summary_format);
 		char *end;
 		long v = fmt ? strtol(fmt, &end, 10) : 1;
 
@@ -1621,7 +1595,7 @@ int report_run(const char *dir, const struct report_opts *o)
 	collect_entries(&r, &e);
 	compute_headline(&r, &e, &h);
 	{
-		const char *kernel = run_meta(&r, "kernel_release", NULL);
+		const char *kernel = run_meta(&r, META_kernel_release);
 
 		suffix = xasprintf("%s, kernel %s", run_topology(&r), kernel ? kernel : "not recorded");
 	}

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,17 @@ int textfile_open(struct textfile *tf, const char *path)
 
 char *textfile_next(struct textfile *tf)
 {
-	ssize_t n = getline(&tf->line, &tf->cap, tf->f);
+	ssize_t n;
 
-	if (n <= 0)
+	/* getline's -1 is the end of the file or a failure, ENOMEM among them */
+	errno = 0;
+	n = getline(&tf->line, &tf->cap, tf->f);
+	if (n <= 0) {
+		if (errno || ferror(tf->f))
+			tf->error = errno ? errno : EIO;
 		return NULL;
+	}
+	tf->lineno++;
 	tf->had_newline = tf->line[n - 1] == '\n';
 	if (tf->had_newline)
 		tf->line[--n] = '\0';

@@ -16,9 +16,15 @@ struct textfile {
 	char *line;
 	size_t cap;
 	int had_newline; /* did the last line returned end in '\n'? */
+	unsigned long lineno; /* of the last line returned */
+	int error;	 /* errno of a read that failed (ENOMEM: a line too long to hold); 0 at EOF */
 };
 
 int textfile_open(struct textfile *tf, const char *path);
+/*
+ * The next line, NULL at the end of the file or when a read failed: then
+ * tf->error says why, and line tf->lineno + 1 is the one not read.
+ */
 char *textfile_next(struct textfile *tf);
 void textfile_close(struct textfile *tf);
 

@@ -112,12 +112,6 @@ const struct topo_perf *topo_node_perf(const struct topo *t, int node);
 int topo_expected_tier(const struct topo *t, int node);
 uint64_t topo_total_mem(const struct topo *t);
 
-/* QEMU arguments, one argv word per element. */
-struct topo_args {
-	size_t n, cap;
-	char **v;
-};
-int topo_qemu_args(const struct topo *t, struct topo_args *a);
-void topo_args_free(struct topo_args *a);
+/* The QEMU command line built from a machine: lab/qemu.h. */
 
 #endif

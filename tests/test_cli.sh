@@ -61,6 +61,15 @@ if grep -qF -- '-icount shift=0\,align=off\,sleep=off' <<<"$qi" && ! grep -q -- 
 else
 	echo "FAIL --print-qemu: icount args wrong: default: $qi; wall: $qw"; fail=1
 fi
+# Guest memory preallocated unless --no-prealloc (labtool qemu-argv, not a
+# string patch of its output).
+qn=$(./run-lab.sh --no-prealloc --print-qemu topologies/dram-pmem.yaml 2>&1)
+if [ "$(grep -o 'prealloc=on' <<<"$qi" | wc -l)" = 2 ] && [ "$(grep -o 'prealloc=off' <<<"$qn" | wc -l)" = 2 ] &&
+	! grep -q 'prealloc=on' <<<"$qn"; then
+	echo "ok   --print-qemu: prealloc=on by default, off with --no-prealloc"
+else
+	echo "FAIL --print-qemu: prealloc: default: $qi; --no-prealloc: $qn"; fail=1
+fi
 pl=$(./run-lab.sh -q --plan --results "$tmp/plan" --boots 2 --clock wall --profile quick topologies/dram-pmem.yaml 2>/dev/null)
 if [ "$(grep -c -- '--only-boot' <<<"$pl")" = 2 ] && tr '\0' ' ' < "$tmp"/plan/*/run.args | grep -q -- '--clock wall'; then
 	echo "ok   --plan carries --clock"
@@ -129,5 +138,38 @@ if [ "$rc_same" = 0 ] && [ "$rc_diff" = 1 ] &&
 else
 	echo "FAIL --resume: kept boot's guest view: exit $rc_same matching, $rc_diff differing (want 0, 1)"
 	sed 's/^/    /' "$tmp/resume.err" | tail -n 5; fail=1
+fi
+# meta.json's one writer (labtool meta, lab/meta.h): the resume completed the
+# fixture's jq-era file, keeping its start and adding the format and the end.
+meta() { build/host/labtool meta get "$res" "$1" 2>/dev/null; }
+if [ "$(meta meta_format)" = 1 ] && [ "$(meta start)" = 2026-12-02T21:54:45+00:00 ] &&
+	[ "$(meta summary_format)" = "" ] && [ -n "$(meta end)" ] && [ "$(meta end)" != 2026-12-02T21:57:31+00:00 ] &&
+	[ "$(meta kernel_release)" = "$(cat "$(kernel/build.sh --path)/release")" ] && ! grep -q jq run-lab.sh; then
+	echo "ok   --resume: meta.json completed by labtool meta (format 1, start kept, end and kernel now)"
+else
+	echo "FAIL --resume: meta.json not completed by labtool meta:"; sed 's/^/    /' "$res/meta.json"; fail=1
+fi
+# A run begun without meta.json gets it at --resume, from run.args and started.
+rm "$res/meta.json"
+./run-lab.sh --resume "$res" -q >/dev/null 2>&1
+if [ "$(meta start)" = 2026-12-02T21:54:45+00:00 ] && [ "$(meta clock)" = wall ] && [ "$(meta time_unit)" = ns ] &&
+	[ "$(meta topologies)" = "$PWD/topologies/dram-pmem.yaml" ] && [ "$(meta fits)" = unknown ] &&
+	grep -q "\"hash\": \"$(sha256sum < topologies/dram-pmem.yaml | cut -c1-16)\"" "$res/meta.json" &&
+	[ "$(meta summary_format)" = 2 ] && [ -n "$(meta end)" ]; then
+	echo "ok   --resume without meta.json: labtool meta init, then end"
+else
+	echo "FAIL --resume without meta.json:"; sed 's/^/    /' "$res/meta.json"; fail=1
+fi
+# A newer lab's meta.json: refused in one line naming it, exit 65, left as it is.
+cp tests/fixtures/run-small/guest-topology.csv "$res/"	# the view matches again: no other line
+sed -i 's/"meta_format": 1/"meta_format": 2/' "$res/meta.json"
+cp "$res/meta.json" "$tmp/newer-meta.json"
+rm -f "$res/report.md"
+out=$(./run-lab.sh --resume "$res" -q 2>&1 >/dev/null); rc=$?
+if [ "$rc" = 65 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -qF "$res/meta.json: meta_format 2 is newer" <<<"$out" &&
+	cmp -s "$tmp/newer-meta.json" "$res/meta.json" && [ ! -e "$res/report.md" ]; then
+	echo "ok   --resume of a newer meta_format -> $out"
+else
+	echo "FAIL --resume of a newer meta_format: exit $rc: $out"; fail=1
 fi
 exit $fail

@@ -3,7 +3,8 @@
 # then damaged on purpose: a clean channel parses fully; a truncated one
 # keeps its rows, marked truncated; a flipped byte is caught as corrupt;
 # a panic on the console and a host-side timeout win over both; collecting
-# twice gives the same summary.
+# twice gives the same summary; a row that cannot be stored is an error
+# naming its line; out of memory is exit 70, never the end of a file.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LABTOOL=${LABTOOL:-build/host/labtool}
@@ -66,6 +67,48 @@ head -n 4 "$tmp/chan" > "$tmp/run/raw/channel-6.log"
 : > "$tmp/run/raw/console-6.log"
 out=$("$LABTOOL" collect "$tmp/run" 6 --topology t --qemu-status idle); rc=$?
 check "idle: marked timeout" '[ $rc = 3 ] && grep -q "6: timeout" <<<"$out" && grep -q ",6,timeout$" "$tmp/run/summary.csv"'
+
+# A row that cannot be stored is an error naming the channel's line, not a
+# row in summary.csv that the report then refuses, nor a field replaced in
+# silence: value= outside summary.csv's rule (lab/rowvalue.h), a field twice.
+cat > "$tmp/plan-bad" <<'PLAN'
+boot 7
+step rows 10 sh -c echo%20ROW%20bench=b%20policy=bind%20metric=good%20value=1%20unit=ns;echo%20ROW%20bench=b%20policy=bind%20metric=slash%20value=1/2%20unit=ns;echo%20ROW%20bench=b%20policy=bind%20metric=twice%20value=1%20value=2%20unit=ns
+PLAN
+: > "$tmp/chan-bad"
+build/guest/labrun "$tmp/plan-bad" "$tmp/chan-bad" 2>/dev/null
+cp "$tmp/chan-bad" "$tmp/run/raw/channel-7.log"
+: > "$tmp/run/raw/console-7.log"
+out=$("$LABTOOL" collect "$tmp/run" 7 --topology t 2>"$tmp/err"); rc=$?
+check "bad rows: exit 1, the good row kept" '[ $rc = 1 ] && [ "$(grep -c ",7,ok$" "$tmp/run/summary.csv")" = 1 ]'
+check "bad rows: value 1/2 named with file:line" 'grep -q "^channel-7.log:5: ROW: value= is neither a number nor one word" "$tmp/err"'
+check "bad rows: a field twice named with file:line" 'grep -q "^channel-7.log:6: ROW: a field given twice" "$tmp/err"'
+check "bad rows: the first one is the boot's reason" 'grep -q "^reason=channel-7.log:5: ROW: value=" "$tmp/run/boots/7.status"'
+
+# Out of memory (ulimit -v) is exit 70 naming the file and line, never taken
+# as the end of the file: summary.csv would be rewritten without the rest of
+# its rows, a channel marked truncated, a guest view "invalid" (65).  The
+# plain build: ASan's shadow memory does not start under a small ulimit -v.
+PLAIN=${LABTOOL_PLAIN:-build/host/labtool}
+long() { head -c 24000000 /dev/zero | tr '\0' a; echo; }
+cp "$tmp/run/summary.csv" "$tmp/before.csv"
+{ cat "$tmp/before.csv"; long; echo "t,b,bind,-,-,-,after,1,ns,run,1,ok"; } > "$tmp/run/summary.csv"
+cp "$tmp/run/summary.csv" "$tmp/long.csv"
+out=$( (ulimit -v 16000; exec "$PLAIN" collect "$tmp/run" 1 --topology t) 2>&1); rc=$?
+check "out of memory in summary.csv: exit 70 naming its line (got $rc: $out)" \
+	'[ $rc = 70 ] && grep -q "summary.csv:$(($(wc -l <"$tmp/before.csv") + 1)): cannot read: Cannot allocate memory" <<<"$out"'
+check "out of memory in summary.csv: the file left as it was" 'cmp -s "$tmp/long.csv" "$tmp/run/summary.csv"'
+cp "$tmp/before.csv" "$tmp/run/summary.csv"
+{ head -n 4 "$tmp/chan"; long; } > "$tmp/run/raw/channel-8.log"
+: > "$tmp/run/raw/console-8.log"
+out=$( (ulimit -v 16000; exec "$PLAIN" collect "$tmp/run" 8 --topology t) 2>&1); rc=$?
+check "out of memory in a channel: exit 70 naming its line (got $rc: $out)" \
+	'[ $rc = 70 ] && grep -q "channel-8.log:5: cannot read: Cannot allocate memory" <<<"$out" && [ ! -e "$tmp/run/boots/8.status" ]'
+{ long; echo "node,cpus"; } > "$tmp/guest-long.csv"
+out=$( (ulimit -v 16000; exec "$PLAIN" check-guest topologies/dram-pmem.yaml "$tmp/guest-long.csv") 2>&1); rc=$?
+check "out of memory in a guest view: exit 70, not 65 (got $rc: $out)" \
+	'[ $rc = 70 ] && grep -q "guest-long.csv:1: cannot read: Cannot allocate memory" <<<"$out"'
+rm -f "$tmp/long.csv" "$tmp/guest-long.csv" "$tmp/run/raw/channel-8.log"
 
 # No stray temporary files from the atomic writes.
 check "no temporary files left" '[ -z "$(find "$tmp/run" -name "*.tmp.*")" ]'

@@ -12,7 +12,7 @@ out=build/fuzz
 mkdir -p "$out/corpus" "$out/crashes" || exit 1
 if ! "$CLANG" -std=gnu11 -g -O1 -D_GNU_SOURCE -Ilab -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-o "$out/fuzz_topology" tests/fuzz/fuzz_topology.c lab/topology.c -lyaml \
+	-o "$out/fuzz_topology" tests/fuzz/fuzz_topology.c lab/topology.c lab/qemu.c -lyaml \
 	2>"$out/build.log"; then
 	if grep -q "libclang_rt.fuzzer\|cannot find.*fuzzer" "$out/build.log"; then
 		echo "SKIP: libFuzzer runtime missing (libclang-rt-14-dev)"

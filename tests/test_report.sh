@@ -306,6 +306,19 @@ rc=$?
 check "summary_format 3: exit 65 (got $rc), one line naming it, nothing written" sh -c \
 	"test $rc -eq 65 && test \$(wc -l <'$TMP/err') -eq 1 && grep -qF 'meta.json: summary_format: '\\''3'\\'' is not 1 to 2' '$TMP/err' && ! ls -a '$NEWER' | grep -q -e report -e plots"
 
+# --- a meta.json of a newer meta_format (lab/meta.h) is refused by report and compare ---
+NEWMETA=$TMP/newmeta/dram-pmem-20261202-215445
+mkdir -p "$TMP/newmeta" && cp -r "$FIXTURE" "$NEWMETA"
+sed -i 's/^{$/{\n  "meta_format": 99,/' "$NEWMETA/meta.json"
+"$LABTOOL" report "$NEWMETA" >/dev/null 2>"$TMP/err"
+rc=$?
+check "meta_format 99: report exits 65 (got $rc), one line naming the file, nothing written" sh -c \
+	"test $rc -eq 65 && test \$(wc -l <'$TMP/err') -eq 1 && grep -qF '$NEWMETA/meta.json: meta_format 99 is newer than this labtool reads' '$TMP/err' && ! ls -a '$NEWMETA' | grep -q -e report -e plots"
+"$LABTOOL" compare --no-plots -o "$TMP/newmeta-cmp" "$FIXTURE" "$NEWMETA" >/dev/null 2>"$TMP/err"
+rc=$?
+check "meta_format 99: compare exits 65 (got $rc), one line naming the file, nothing written" sh -c \
+	"test $rc -eq 65 && test \$(wc -l <'$TMP/err') -eq 1 && grep -qF '$NEWMETA/meta.json: meta_format 99' '$TMP/err' && test ! -e '$TMP/newmeta-cmp'"
+
 # --- regenerating gives the same files, wherever the run lives ---
 cp -r "$RUN" "$TMP/first"
 "$LABTOOL" report "$RUN" >/dev/null 2>&1

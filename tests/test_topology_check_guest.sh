@@ -74,6 +74,18 @@ for rec in tests/topology-guest/*.topo; do
 	fi
 done
 
+# A value longer than check-guest holds is refused with its line, not cut
+# to a prefix that might then match.
+long=$(printf '%0300d' 0)
+"$LABTOOL" expect --all topologies/dram-pmem.yaml | sed "2s/^0,\([^,]*\),/0,\1$long,/" >"$tmp/long.csv"
+"$LABTOOL" check-guest topologies/dram-pmem.yaml "$tmp/long.csv" >/dev/null 2>"$tmp/out"
+rc=$?
+if [ "$rc" -ne 65 ] || [ "$(cat "$tmp/out")" != "$tmp/long.csv:2: cpus: longer than 255 characters" ]; then
+	echo "FAIL: a 300-character value: exit $rc, stderr:"
+	sed 's/^/    /' "$tmp/out"
+	fail=1
+fi
+
 if [ -x "$PROBE" ]; then
 	"$PROBE" >"$tmp/probe" || { echo "FAIL: $PROBE exited $?"; fail=1; }
 	nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)

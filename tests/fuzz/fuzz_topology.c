@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "commands.h"
-#include "topology.h"
+#include "qemu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

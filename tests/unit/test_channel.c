@@ -6,6 +6,7 @@
 #include "channel.h"
 #include "frame.h"
 #include "harness.h"
+#include "rowvalue.h"
 
 TEST(crc32_check_value)
 {
@@ -100,3 +101,27 @@ TEST(row_curve_point)
 	CHECK_STR(r.x, "48");
 }
 
+
+/* A row collect stores is a row the report reads (lab/rowvalue.h). */
+TEST(row_rejects_what_summary_csv_cannot_hold)
+{
+	char slash[] = "bench=b metric=m value=1/2";
+	char twice[] = "bench=b metric=m value=1 value=2";
+	char twice_x[] = "bench=b metric=m value=1 x_mib=4 x_mib=8";
+	char word[] = "bench=oom metric=outcome value=oom_killed";
+	char inf[] = "bench=b metric=m value=inf";
+	struct row r;
+	double num;
+	bool numeric;
+
+	CHECK_STR(row_parse(slash, &r),
+		  "value= is neither a number nor one word of A-Z a-z 0-9 _ . : + -");
+	CHECK_STR(row_parse(twice, &r), "a field given twice");
+	CHECK_STR(row_parse(twice_x, &r), "a field given twice");
+	CHECK(row_parse(word, &r) == NULL);
+	CHECK(row_parse(inf, &r) == NULL);	/* a word, not a number */
+	CHECK(row_value_parse("2.5e3", &num, &numeric) && numeric && num == 2500);
+	CHECK(row_value_parse("oom_killed", &num, &numeric) && !numeric);
+	CHECK(!row_value_parse("a b", &num, &numeric));
+	CHECK(!row_value_parse("", &num, &numeric));
+}

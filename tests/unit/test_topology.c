@@ -9,7 +9,7 @@
 
 #include "commands.h"
 #include "harness.h"
-#include "topology.h"
+#include "qemu.h"
 #include "util.h"
 
 /* The args as "-flag value" lines, which is how every pair is emitted. */
