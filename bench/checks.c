@@ -223,6 +223,7 @@ static void check_oom_no_case(const struct opts *o)
 	struct nodeset one;
 	struct filler f;
 	int node = ns_first(&o->preferred), kfd, pid, status = 0, victim = 0;
+	bool ballast_gone, filler_lives;
 	long mib;
 	char rec[8192];
 	ssize_t n;
@@ -265,11 +266,19 @@ static void check_oom_no_case(const struct opts *o)
 	}
 	if (kfd >= 0)
 		close(kfd);
+	/* a killed task is a zombie only once its exit is done: wait for it (2 s at most) */
+	for (int i = 0; i < 200 && filler_alive(&f); i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	ballast_gone = !filler_alive(&f) && f.ballast_reaped;
+	filler_lives = !f.reaped && waitpid(f.pid, NULL, WNOHANG) == 0;
 	tap(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-	    victim > 0 && victim == f.ballast_pid && !filler_alive(&f) && f.ballast_reaped &&
-	    !f.reaped && waitpid(f.pid, NULL, WNOHANG) == 0,
-	    "an OOM with no case to kill on node %d took the ballast (pid %d), not the filler (pid %d): victim pid %d, allocating task %s",
-	    node, f.ballast_pid, f.pid, victim,
+	    victim > 0 && victim == f.ballast_pid && ballast_gone && filler_lives,
+	    "an OOM with no case to kill on node %d took the ballast (pid %d), not the filler (pid %d): victim pid %d, ballast %s, filler %s, allocating task %s",
+	    node, f.ballast_pid, f.pid, victim, ballast_gone ? "gone" : "still there",
+	    filler_lives ? "alive" : "gone",
 	    pid < 0 ? "not forked" : WIFEXITED(status) ? (WEXITSTATUS(status) == 0 ? "went on" :
 	    WEXITSTATUS(status) == 2 ? "met no OOM" : "could not set up") : "was killed");
 	filler_stop(&f);
