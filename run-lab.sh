@@ -24,8 +24,9 @@
 #   --memory-timing off|count
 #                         count: a QEMU plugin counts, per node, the guest's
 #                         reads, writes and simulated-LLC misses inside the
-#                         phases the benchmarks mark (tierbench chase), as rows
-#                         (TCG only; default off; README "Memory timing")
+#                         phases the guest marks (each case of latency and
+#                         fallback, each workload, the chase), as rows per
+#                         case (TCG only; default off; README "Memory timing")
 #   --boots N             boots per topology (repetitions; default 1)
 #   --fits yes|no|unknown whether the workload fits the nodes it is given: the
 #                         branch of the report's decision rule (default unknown:
