@@ -24,8 +24,9 @@
 #   --memory-timing off|count
 #                         count: a QEMU plugin counts, per node, the guest's
 #                         reads, writes and simulated-LLC misses inside the
-#                         phases the benchmarks mark (tierbench chase), as rows
-#                         (TCG only; default off; README "Memory timing")
+#                         phases the guest marks (each case of latency and
+#                         fallback, each workload, the chase), as rows per
+#                         case (TCG only; default off; README "Memory timing")
 #   --no-prealloc         leave guest memory to be allocated as the guest touches
 #                         it (default: preallocated; make bench-lab shows why)
 #   --boots N             boots per topology (repetitions; default 1)

@@ -7,7 +7,7 @@ BENCH_SRCS := $(filter-out $(BENCH_TOOL_SRCS),$(wildcard bench/*.c))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
 # What the tools link from tierbench rather than copy: policy names and
 # syscalls, node sets, machine facts and counters, and the channel writer.
-BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist)
+BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist phase)
 # Pure math and formatting: compiled for the host unit tests as well.
 BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c bench/outcome.c bench/nearest.c \
 		   bench/order.c bench/costmodel.c
@@ -40,5 +40,5 @@ $(B)/guest/wlrun: $(B)/guest/obj/bench/wlrun.o $(B)/guest/obj/bench/wlparse.o $(
 $(B)/san/unit: $(BENCH_UNIT_SRCS:%.c=$(B)/san/%.o)
 # tests/unit/test_stats.c and test_bench*.c include bench headers.
 $(B)/san/tests/unit/test_stats.o $(B)/san/tests/unit/test_bench%.o: HOST_CFLAGS += -Ibench
-# chase.c marks its phases with the plugin's markers (plugin/marker.h).
-$(B)/guest/obj/bench/chase.o: GUEST_CFLAGS += -Iplugin
+# chase.c and phase.c mark phases with the plugin's markers (plugin/marker.h).
+$(B)/guest/obj/bench/chase.o $(B)/guest/obj/bench/phase.o: GUEST_CFLAGS += -Iplugin

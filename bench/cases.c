@@ -277,6 +277,7 @@ void report_outcome(const struct rowkey *k, enum outcome oc,
 {
 	char metric[48];
 
+	phase_case_label_reaped(k, sh);
 	snprintf(metric, sizeof(metric), "outcome_%s", outcome_names[oc]);
 	out_row(k, metric, 1, "flag");
 	/* -1: not measured (a timeout, a failed fork, no /proc/vmstat), no row */

@@ -34,7 +34,6 @@
 #define MIB (1024UL * 1024)
 #define CHASE_MIB 64
 #define LINE 64
-#define PHASE_ID 1
 #define NPROBES 4
 
 /* One load, the plugin told to record its physical address first. */
@@ -143,10 +142,11 @@ static bool chase_node(int node, int pagemap)
 		out_memprobe(&k, (uint64_t)(uintptr_t)p, gpa_of(pagemap, p), node);
 	}
 	end = walk(buf, 0, (long)lines);	/* warm-up: the LLC holds the cycle's tail */
-	MT_MARK(MT_OP_BEGIN, PHASE_ID);
+	MT_MARK(MT_OP_BEGIN, MT_PHASE_CHASE);
 	end = walk(buf, end, (long)lines);
-	MT_MARK(MT_OP_END, PHASE_ID);
-	out_phase(&k, PHASE_ID, (long)lines, node);
+	MT_MARK(MT_OP_END, MT_PHASE_CHASE);
+	out_phase(&k, MT_PHASE_CHASE,
+		  &(struct phase_label){ .x_mib = -1, .loads = (long)lines, .pages = -1, .bound = node });
 	out_row(&k, "loads", (double)lines, "count");
 	out_row(&k, "buffer_mib", CHASE_MIB, "MiB");
 	total = placement(buf, len, 4096, per_node, MAX_NODE);

@@ -26,6 +26,9 @@
  * pages so far) and step_frac_node<N>.
  *
  * Fill-level sweep (scenario level-<band>, with full): see level_sweep().
+ *
+ * Memory timing (phase.c): each case's touch loop is a phase, each fill
+ * step one with the step's x_mib, each level probe's timed loop one.
  */
 #include "tb.h"
 
@@ -168,7 +171,9 @@ static int fb_child(void *arg, struct shared *sh)
 	pol_nodes(c->pol, &o->preferred, &polnodes);
 	mem_nodes(&mem);
 	counters_read(&before);
+	phase_case_begin(sh, -1);
 	touch_pages(p, len, stride, sh);
+	phase_case_end(sh, &c->k, (long)(len / 4096));
 	counters_read(&after);
 	total = placement(p, len, stride, sh->per_node, MAX_NODE);
 	if (total <= 0)
@@ -241,7 +246,9 @@ static int fill_child(void *arg, struct shared *sh)
 			return 3;
 		if (pol_apply(c->pol, VIA_MBIND, &o->preferred, p, step))
 			return 3;
+		phase_case_begin(sh, so_far);
 		touch_pages(p, step, 4096, sh);
+		phase_case_end(sh, &c->k, (long)(step / 4096));
 		long placed = placement(p, step, 4096, per_node, MAX_NODE);
 
 		if (placed <= 0)
@@ -399,6 +406,7 @@ static int lv_child(void *arg, struct shared *sh)
 	dt = calloc(npages, sizeof(*dt));
 	if (!dt)
 		return 3;
+	phase_case_begin(sh, -1);
 	t0 = now_ns();
 	for (size_t i = 0; i < npages; i++) {
 		uint64_t t = now_ns();
@@ -408,6 +416,7 @@ static int lv_child(void *arg, struct shared *sh)
 		sh->pages_done++;
 	}
 	per_fault = (double)(now_ns() - t0) / (double)npages;
+	phase_case_end(sh, &c->k, (long)npages);
 	qsort(dt, npages, sizeof(*dt), cmp_double);
 	total = placement(p, c->bytes, 4096, sh->per_node, MAX_NODE);
 	if (total <= 0) {

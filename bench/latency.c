@@ -19,6 +19,9 @@
  * are discarded.  The first case run at a condition runs a second time
  * (mbind()), as bench=latency_aa: an A/A pair, the spread between two
  * identical cases of one boot.  --seed shuffles the policies' order.
+ * With --memory-timing count each timed repetition is a phase of its own
+ * (phase.c), begun before its loop's first clock read and ended after its
+ * last: the untimed passes and the warm-up are not counted.
  */
 #include "tb.h"
 #include "order.h"
@@ -61,6 +64,9 @@ static int timed_pass(const struct lat_case *c, struct shared *sh, size_t len, s
 	if (pol_apply(c->pol, c->via, &o->preferred, p, len))
 		return 3;
 	hist_init(rep);
+	/* memory timing: a repetition that counts is a phase; the warm-up is not */
+	if (count)
+		phase_case_begin(sh, -1);
 	uint64_t loop0 = now_ns();
 
 	for (size_t off = 0; off < len; off += page) {
@@ -100,6 +106,8 @@ static int timed_pass(const struct lat_case *c, struct shared *sh, size_t len, s
 		}
 	}
 	*per_page = (double)(now_ns() - loop0) / (double)(len / stride);
+	if (count)
+		phase_case_end(sh, &c->k, (long)(len / 4096));
 	if (c->via == VIA_TASK)
 		sys_set_mempolicy(MPOL_DEFAULT, NULL);
 	if (last) {

@@ -654,6 +654,7 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			live_del(pid);
+			phase_case_reaped(sh);
 			sh->secs = (double)(now_ns() - t0) / 1e9;
 			if (kfd >= 0)
 				close(kfd);
@@ -662,6 +663,8 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 		nanosleep(&ts, NULL);
 	}
 	live_del(pid);
+	/* a phase the child died in ends here, not after the OOM log is read */
+	phase_case_reaped(sh);
 	sh->secs = (double)(now_ns() - t0) / 1e9;
 	oom1 = vmstat_get("oom_kill");
 	sh->oom_kill_delta = oom0 >= 0 && oom1 >= 0 ? oom1 - oom0 : -1;

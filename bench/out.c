@@ -158,11 +158,21 @@ void out_hist(const struct rowkey *k, int rep, const struct hist *h)
 	free(buf);
 }
 
-void out_phase(const struct rowkey *k, unsigned int id, long loads, int bound)
+void out_phase(const struct rowkey *k, unsigned int id, const struct phase_label *l)
 {
-	printf("PHASE id=%u bench=%s policy=%s nodes=%s pagesize=%s scenario=%s loads=%ld bound=%d\n",
-	       id, tok(k->bench), tok(k->policy), nodes_field, tok(k->pagesize), tok(k->scenario),
-	       loads, bound);
+	printf("PHASE id=%u bench=%s policy=%s nodes=%s pagesize=%s scenario=%s", id, tok(k->bench),
+	       tok(k->policy), nodes_field, tok(k->pagesize), tok(k->scenario));
+	if (l->x_mib >= 0)
+		printf(" x_mib=%ld", l->x_mib);
+	if (l->loads >= 0)
+		printf(" loads=%ld", l->loads);
+	if (l->pages >= 0)
+		printf(" pages=%ld", l->pages);
+	if (l->bound >= 0)
+		printf(" bound=%d", l->bound);
+	if (l->reaped)
+		printf(" ended=reaped");
+	putchar('\n');
 }
 
 void out_memprobe(const struct rowkey *k, uint64_t vaddr, uint64_t gpa, int node)

@@ -110,9 +110,16 @@ void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretu
  * guest just ended with a marker (PHASE, matched on the host with the
  * plugin's phases of the same id, in order), and an address probe's
  * guest-physical address from /proc/self/pagemap (MEMPROBE, matched with
- * the plugin's probes in order).
+ * the plugin's probes in order).  A field below 0 is left out of the line.
  */
-void out_phase(const struct rowkey *k, unsigned int id, long loads, int bound);
+struct phase_label {
+	long x_mib;	/* a curve's point: the rows' x_mib */
+	long loads;	/* chase: the walk's dependent loads */
+	long pages;	/* the 4 KiB pages the phase's work wrote */
+	int bound;	/* chase: the node the buffer is bound to */
+	bool reaped;	/* the harness ended it: the child died inside it */
+};
+void out_phase(const struct rowkey *k, unsigned int id, const struct phase_label *l);
 void out_memprobe(const struct rowkey *k, uint64_t vaddr, uint64_t gpa, int node);
 /* A line produced in a child: flush before _exit so nothing is lost. */
 void out_flush(void);
@@ -282,6 +289,9 @@ struct shared {
 	double secs;			/* fork to reap */
 	double result[12];
 	long per_node[64];		/* 4 KiB-page equivalents per node */
+	/* memory timing (phase.c): 1 the child is inside a phase, 2 run_child ended it */
+	volatile int phase_open;
+	volatile long phase_x_mib;	/* that phase's x_mib, -1 none */
 };
 struct shared *shared_new(void);
 /* Runs fn(arg, sh) in a child; waits up to @timeout_secs.  Child exit code
@@ -293,6 +303,24 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 		       struct shared *sh, int timeout_secs, int *sig_out);
 /* AnonHugePages of the mapping that starts at @addr, from /proc/self/smaps. */
 long smaps_anon_huge_kib(void *addr);
+
+/*
+ * ---- memory-timing phases (phase.c; README, "Memory timing") ----
+ * A case's child marks its touch work -- outside any timed loop, so that
+ * the instructions a timing counts stay the same -- and labels the phase
+ * once it has ended it; a child that dies inside its phase (an OOM kill, a
+ * SIGBUS, the case's timeout) leaves it to the harness: run_child() ends it
+ * as soon as the child is reaped and report_outcome() labels it.  Without
+ * --memory-timing count a marker is a NOP and a label a line nothing reads.
+ */
+void phase_case_begin(struct shared *sh, long x_mib);
+/* @pages: the 4 KiB pages the phase's work wrote, -1 not said */
+void phase_case_end(struct shared *sh, const struct rowkey *k, long pages);
+void phase_case_reaped(struct shared *sh);			/* run_child */
+void phase_case_label_reaped(const struct rowkey *k, const struct shared *sh);
+/* wlrun: the workload's whole life, fork to reap, one phase */
+void phase_workload_begin(void);
+void phase_workload_end(const struct rowkey *k);
 
 /* ---- cost model (model.c, the arithmetic in costmodel.c) ---- */
 /*

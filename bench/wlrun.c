@@ -217,7 +217,11 @@ static void on_stop(int sig)
 		kill(-child_pgid, SIGKILL);
 }
 
-static int run_workload(char **argv, int timeout, struct run *r)
+/*
+ * With --memory-timing count the workload's whole life, fork to reap, is
+ * one phase (phase.c), labelled with @k: what its pages cost it.
+ */
+static int run_workload(char **argv, int timeout, const struct rowkey *k, struct run *r)
 {
 	int kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), status = 0;
 	uint64_t t0 = now_ns(), deadline = t0 + (uint64_t)timeout * 1000000000u;
@@ -229,9 +233,11 @@ static int run_workload(char **argv, int timeout, struct run *r)
 	else
 		lseek(kfd, 0, SEEK_END);
 	fflush(NULL);
+	phase_workload_begin();
 	pid = fork();
 	if (pid < 0) {
 		msg("fork: %s", strerror(errno));
+		phase_workload_end(k);
 		return -1;
 	}
 	if (pid == 0) {
@@ -257,6 +263,7 @@ static int run_workload(char **argv, int timeout, struct run *r)
 			break;
 		if (w < 0 && errno != EINTR) {
 			msg("waitpid %d: %s", pid, strerror(errno));
+			phase_workload_end(k);
 			return -1;
 		}
 		if (!timed_out && (now_ns() > deadline || stop_sig)) {
@@ -267,6 +274,7 @@ static int run_workload(char **argv, int timeout, struct run *r)
 		}
 		nanosleep(&ts, NULL);
 	}
+	phase_workload_end(k);
 	/* stragglers of the group (stress-ng stressors whose parent died) */
 	kill(-pid, SIGKILL);
 	child_pgid = 0;
@@ -689,7 +697,7 @@ int main(int argc, char **argv)
 	    name, pol_names[pol], pol == POL_DEFAULT ? "-" : mask_ids, label, ids,
 	    profiles[prof].name, timeout);
 	counters_read(&before);
-	if (run_workload(cmd, timeout, &r))
+	if (run_workload(cmd, timeout, &key, &r))
 		return 1;
 	counters_read(&after);
 

@@ -263,8 +263,11 @@ static bool latency(const struct topo *t, int id, double *rl, double *wl)
 
 struct label {
 	char bench[64], policy[64], nodes[96], pagesize[32], scenario[64];
+	long x_mib;	/* a curve's point, -1 none */
 	long loads;
+	long pages;	/* 4 KiB pages the phase's work wrote, -1 not said */
 	int bound;
+	bool reaped;	/* the guest's harness ended it after its child died */
 };
 
 static void row(struct sbuf *rows, const struct label *l, const char *metric, double v,
@@ -276,8 +279,11 @@ static void row(struct sbuf *rows, const struct label *l, const char *metric, do
 		snprintf(num, sizeof(num), "%.0f", v);
 	else
 		snprintf(num, sizeof(num), "%.6g", v);
-	sb_printf(rows, "bench=%s policy=%s nodes=%s pagesize=%s scenario=%s metric=%s value=%s unit=%s\n",
+	sb_printf(rows, "bench=%s policy=%s nodes=%s pagesize=%s scenario=%s metric=%s value=%s unit=%s",
 		  l->bench, l->policy, l->nodes, l->pagesize, l->scenario, metric, num, unit);
+	if (l->x_mib >= 0)
+		sb_printf(rows, " x_mib=%ld", l->x_mib);
+	sb_putc(rows, '\n');
 }
 
 __attribute__((format(printf, 3, 4)))
@@ -297,9 +303,16 @@ static void check(struct sbuf *checks, bool ok, const char *fmt, ...)
 	sb_putc(checks, '\n');
 }
 
-static void parse_label(const char *payload, struct label *l)
+static long number_after(const char *payload, const char *key, long none)
 {
 	char num[32];
+
+	return word_after(payload, key, num, sizeof(num)) ? atol(num) : none;
+}
+
+static void parse_label(const char *payload, struct label *l)
+{
+	char word[16];
 
 	memset(l, 0, sizeof(*l));
 	if (!word_after(payload, "bench=", l->bench, sizeof(l->bench)))
@@ -312,8 +325,133 @@ static void parse_label(const char *payload, struct label *l)
 		snprintf(l->pagesize, sizeof(l->pagesize), "-");
 	if (!word_after(payload, "scenario=", l->scenario, sizeof(l->scenario)))
 		snprintf(l->scenario, sizeof(l->scenario), "-");
-	l->loads = word_after(payload, "loads=", num, sizeof(num)) ? atol(num) : 0;
-	l->bound = word_after(payload, "bound=", num, sizeof(num)) ? atoi(num) : -1;
+	l->x_mib = number_after(payload, "x_mib=", -1);
+	l->loads = number_after(payload, "loads=", 0);
+	l->pages = number_after(payload, "pages=", -1);
+	l->bound = (int)number_after(payload, "bound=", -1);
+	l->reaped = word_after(payload, "ended=", word, sizeof(word)) && !strcmp(word, "reaped");
+}
+
+static bool same_case(const struct label *a, const struct label *b)
+{
+	return a->x_mib == b->x_mib && !strcmp(a->bench, b->bench) && !strcmp(a->policy, b->policy) &&
+	       !strcmp(a->nodes, b->nodes) && !strcmp(a->pagesize, b->pagesize) &&
+	       !strcmp(a->scenario, b->scenario);
+}
+
+/*
+ * The phases of one case, summed: a latency case has one phase per timed
+ * repetition, a fill curve one per step (each step a group of its own, by
+ * x_mib, and the whole curve one more, without).
+ */
+struct group {
+	struct label l;		/* loads and pages summed */
+	struct mt_count count[MT_MAX_NODES + 1];
+	uint64_t io;
+	size_t phases;
+	bool pages_known;	/* every phase said its pages */
+};
+
+static void group_add(struct group **g, size_t *n, const struct label *l, const struct mt_phase *ph)
+{
+	struct group *to = NULL;
+
+	for (size_t i = 0; i < *n && !to; i++)
+		if (same_case(&(*g)[i].l, l))
+			to = &(*g)[i];
+	if (!to) {
+		*g = xrealloc(*g, (*n + 1) * sizeof(**g));
+		to = &(*g)[(*n)++];
+		memset(to, 0, sizeof(*to));
+		to->l = *l;
+		to->l.loads = 0;
+		to->l.pages = 0;
+		to->pages_known = true;
+	}
+	for (int i = 0; i <= MT_MAX_NODES; i++) {
+		to->count[i].reads += ph->count[i].reads;
+		to->count[i].writes += ph->count[i].writes;
+		to->count[i].misses += ph->count[i].misses;
+		to->count[i].writebacks += ph->count[i].writebacks;
+	}
+	to->io += ph->io;
+	to->phases++;
+	to->l.loads += l->loads;
+	if (l->pages >= 0)
+		to->l.pages += l->pages;
+	else
+		to->pages_known = false;
+}
+
+/*
+ * What @count cost at the HMAT figures from CPU 0's node: *cost = misses x
+ * read latency + write-backs x write latency, *miss_lat = the misses' mean
+ * read latency.  false when a node with accesses to price has no figures.
+ */
+static bool price(const struct acct_file *f, const struct topo *t, const struct mt_count *count,
+		  double *cost, double *miss_lat, uint64_t *misses)
+{
+	double read_cost = 0;
+	bool costed = true;
+
+	*cost = 0;
+	*misses = 0;
+	for (int i = 0; i < f->nnodes; i++) {
+		const struct mt_count *c = &count[i];
+		double rl, wl;
+
+		*misses += c->misses;
+		if (latency(t, f->node[i].id, &rl, &wl)) {
+			*cost += (double)c->misses * rl + (double)c->writebacks * wl;
+			read_cost += (double)c->misses * rl;
+		} else if (c->misses || c->writebacks) {
+			costed = false;
+		}
+	}
+	*miss_lat = *misses ? read_cost / (double)*misses : NAN;
+	return costed;
+}
+
+static void group_rows(const struct acct_file *f, const struct topo *t, const struct group *g,
+		       struct sbuf *rows)
+{
+	const struct label *l = &g->l;
+	char metric[64];
+	uint64_t misses;
+	double cost, miss_lat;
+	bool costed = price(f, t, g->count, &cost, &miss_lat, &misses);
+
+	for (int i = 0; i < f->nnodes; i++) {
+		const struct mt_count *c = &g->count[i];
+		int nid = f->node[i].id;
+
+		snprintf(metric, sizeof(metric), "mem_reads_node%d", nid);
+		row(rows, l, metric, (double)c->reads, "count");
+		snprintf(metric, sizeof(metric), "mem_writes_node%d", nid);
+		row(rows, l, metric, (double)c->writes, "count");
+		snprintf(metric, sizeof(metric), "llc_misses_node%d", nid);
+		row(rows, l, metric, (double)c->misses, "count");
+		snprintf(metric, sizeof(metric), "llc_writebacks_node%d", nid);
+		row(rows, l, metric, (double)c->writebacks, "count");
+		if (misses) {
+			snprintf(metric, sizeof(metric), "llc_miss_share_node%d", nid);
+			row(rows, l, metric, (double)c->misses / (double)misses, "ratio");
+		}
+	}
+	row(rows, l, "llc_misses", (double)misses, "count");
+	row(rows, l, "mem_unmapped",
+	    (double)(g->count[MT_NODE_NONE].reads + g->count[MT_NODE_NONE].writes), "count");
+	row(rows, l, "mem_io", (double)g->io, "count");
+	row(rows, l, "mem_phases", (double)g->phases, "count");
+	if (!costed)
+		return;
+	row(rows, l, "access_cost_ns", cost, "ns");
+	if (misses)
+		row(rows, l, "miss_latency_ns", miss_lat, "ns");
+	if (l->loads > 0)
+		row(rows, l, "access_ns_per_load", cost / (double)l->loads, "ns");
+	if (g->pages_known && l->pages > 0)
+		row(rows, l, "access_ns_per_page", cost / (double)l->pages, "ns");
 }
 
 /* The chase figures the ratio check needs, by bound node id. */
@@ -328,8 +466,9 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 		 struct sbuf *rows, struct sbuf *checks)
 {
 	struct chase_fig chase[MT_MAX_NODES] = { 0 };
-	size_t used = 0;
 	bool *taken = xcalloc(nphase_lines + 1, sizeof(*taken));
+	struct group *groups = NULL;
+	size_t ngroups = 0, bad = 0;
 	int base = cpu0_node(t);
 
 	if (f->dropped)
@@ -338,10 +477,10 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 	for (size_t p = 0; p < f->nphases; p++) {
 		const struct mt_phase *ph = &f->phase[p];
 		struct label l;
-		uint64_t misses = 0, unmapped;
-		double cost = 0;
-		bool costed = true;
-		char metric[64], id[16];
+		uint64_t misses, unmapped;
+		double cost, miss_lat;
+		bool costed;
+		char id[16];
 		size_t k;
 
 		/* the first unused PHASE line with this phase's id */
@@ -351,50 +490,29 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 				break;
 		if (k < nphase_lines) {
 			taken[k] = true;
-			used++;
 			parse_label(phase_lines[k], &l);
 		} else {
 			parse_label("", &l);
 			snprintf(l.scenario, sizeof(l.scenario), "id%u", ph->id);
+			check(checks, false, "phase %zu (id %u) has no PHASE line: its counts are rows of bench=phase scenario=id%u",
+			      p + 1, ph->id, ph->id);
 		}
 		if (!ph->closed)
 			check(checks, false, "phase %zu (%s/%s %s): ended without its end marker",
 			      p + 1, l.bench, l.nodes, l.scenario);
-		for (int i = 0; i < f->nnodes; i++)
-			misses += ph->count[i].misses;
-		for (int i = 0; i < f->nnodes; i++) {
-			const struct mt_count *c = &ph->count[i];
-			int nid = f->node[i].id;
-			double rl, wl;
+		bad += k == nphase_lines || !ph->closed;
+		group_add(&groups, &ngroups, &l, ph);
+		if (l.x_mib >= 0) {
+			struct label whole = l;
 
-			snprintf(metric, sizeof(metric), "mem_reads_node%d", nid);
-			row(rows, &l, metric, (double)c->reads, "count");
-			snprintf(metric, sizeof(metric), "mem_writes_node%d", nid);
-			row(rows, &l, metric, (double)c->writes, "count");
-			snprintf(metric, sizeof(metric), "llc_misses_node%d", nid);
-			row(rows, &l, metric, (double)c->misses, "count");
-			snprintf(metric, sizeof(metric), "llc_writebacks_node%d", nid);
-			row(rows, &l, metric, (double)c->writebacks, "count");
-			if (misses) {
-				snprintf(metric, sizeof(metric), "llc_miss_share_node%d", nid);
-				row(rows, &l, metric, (double)c->misses / (double)misses, "ratio");
-			}
-			if (latency(t, nid, &rl, &wl))
-				cost += (double)c->misses * rl + (double)c->writebacks * wl;
-			else if (c->misses || c->writebacks)
-				costed = false;
-		}
-		unmapped = ph->count[MT_NODE_NONE].reads + ph->count[MT_NODE_NONE].writes;
-		row(rows, &l, "mem_unmapped", (double)unmapped, "count");
-		row(rows, &l, "mem_io", (double)ph->io, "count");
-		if (costed) {
-			row(rows, &l, "access_cost_ns", cost, "ns");
-			if (l.loads > 0)
-				row(rows, &l, "access_ns_per_load", cost / (double)l.loads, "ns");
+			whole.x_mib = -1;
+			group_add(&groups, &ngroups, &whole, ph);
 		}
 		if (strcmp(l.bench, "chase") || l.bound < 0)
 			continue;
 		/* the calibration's own checks */
+		costed = price(f, t, ph->count, &cost, &miss_lat, &misses);
+		unmapped = ph->count[MT_NODE_NONE].reads + ph->count[MT_NODE_NONE].writes;
 		{
 			int bi = -1;
 
@@ -416,11 +534,17 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			}
 		}
 	}
+	if (f->nphases)
+		check(checks, !bad,
+		      "%zu phases, %zu of them labelled by the guest's PHASE line and ended by its end marker",
+		      f->nphases, f->nphases - bad);
+	for (size_t g = 0; g < ngroups; g++)
+		group_rows(f, t, &groups[g], rows);
+	free(groups);
 	for (size_t k = 0; k < nphase_lines; k++)
 		if (!taken[k])
 			check(checks, false, "PHASE line %zu (%s) has no phase of its id in the plugin's report",
 			      k + 1, phase_lines[k]);
-	(void)used;
 	free(taken);
 	/* per-load cost of each node's chase against CPU 0's node's, vs HMAT's */
 	if (base >= 0 && base < MT_MAX_NODES && chase[base].have && chase[base].ns_per_load > 0) {

@@ -66,10 +66,15 @@ void acct_file_free(struct acct_file *f);
  * guest's PHASE lines ("id=1 bench=chase ..."), @probe_lines its MEMPROBE
  * lines, both in channel order.  Each PHASE line labels the next plugin
  * phase of its id, in order; a plugin phase without one is labelled
- * bench=phase scenario=id<ID>.  Rows are ROW payloads, one per line, in
- * @rows; checks "ok TEXT" or "not ok TEXT", one per line, in @checks.
- * Access cost = misses x read latency + write-backs x write latency, the
- * HMAT figures from CPU 0's node (where the chase runs).
+ * bench=phase scenario=id<ID> and fails a check.  The phases of one label
+ * (a latency case's repetitions) are summed into one set of rows; a label
+ * with x_mib (a fill step) gets its own rows, with x_mib, and the curve's
+ * total without.  Rows are ROW payloads, one per line, in @rows; checks
+ * "ok TEXT" or "not ok TEXT", one per line, in @checks.  Access cost =
+ * misses x read latency + write-backs x write latency, the HMAT figures
+ * from CPU 0's node (where the chase and the cases' figures are seen from);
+ * miss_latency_ns = the misses' mean read latency, the counted twin of the
+ * model's page-weighted model_read_latency_ns.
  */
 void acct_derive(const struct acct_file *f, const struct topo *t, char *const *phase_lines,
 		 size_t nphase_lines, char *const *probe_lines, size_t nprobe_lines,

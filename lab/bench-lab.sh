@@ -8,7 +8,10 @@
 # env: BENCH_LAB_COLD=0 skips the cold kernel build (the 0.15x rebuild
 #      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5);
 #      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity scaling
-#      cold" (default: all but cold; cold is CI from nothing, about 45 min);
+#      timing cold" (default: all but cold; cold is CI from nothing, about
+#      45 min); BENCH_LAB_TIMING_ARGS, the run the timing part times with
+#      --memory-timing off and count (default: quick, the benches and a
+#      workload whose cases mark phases);
 #      BENCH_LAB_CLOCKS, the clocks fidelity measures (default "wall icount");
 #      BENCH_LAB_PREALLOC_OFF=0 skips fidelity's prealloc-off wall run.
 set -uo pipefail
@@ -21,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 boots=${BENCH_LAB_BOOTS:-5}
 topo=topologies/dram-pmem.yaml
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
-parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity scaling} "
+parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity scaling timing} "
 [ -z "${BENCH_LAB_COLD_KEEP:-}" ] || trap - EXIT	# keep the cold clone and cache
 part() { [[ $parts == *" $1 "* ]]; }
 
@@ -207,7 +210,34 @@ for point in "2 512M" "2 1G" "2 2G" "4 1G"; do
 done
 fi
 
-# --- 6. CI from nothing -----------------------------------------------------------------
+# --- 6. memory timing -------------------------------------------------------------------
+# The cost of --memory-timing count in host seconds: the same quick run
+# (one boot, icount, so the guest does the same work in both) with the
+# plugin off and counting, one after the other.  The runs are kept in the
+# output directory (timing-off/, timing-count/), so the count run's access
+# rows and report can be read with the figures.
+if part timing; then
+read -r -a targs <<<"${BENCH_LAB_TIMING_ARGS:---profile quick --benches latency,fallback,model --workloads stress-vm,fio-tmpfs-mmap}"
+for mode in off count; do
+	t0=$(date +%s.%N)
+	./run-lab.sh -q --results "$out/timing-$mode" --memory-timing "$mode" "${targs[@]}" "$topo" >/dev/null 2>&1
+	eval "rc_$mode=$?"
+	eval "run_$mode=$(secs "$t0")"
+	t=$(ls "$out/timing-$mode"/*/raw/boot-1.timing 2>/dev/null | head -1)
+	eval "qemu_$mode=$(sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "${t:-/dev/null}" | head -1)"
+done
+note="${targs[*]}, dram-pmem, 1 boot each, exit $rc_off/$rc_count"
+figure "run, --memory-timing off" "$run_off" s - "$note"
+figure "run, --memory-timing count" "$run_count" s - "$note"
+figure "QEMU start to poweroff, --memory-timing off" "${qemu_off:-nan}" s - "raw/boot-1.timing"
+figure "QEMU start to poweroff, --memory-timing count" "${qemu_count:-nan}" s - "raw/boot-1.timing"
+figure "memory timing: count / off, whole run" "$(awk -v a="$run_count" -v b="$run_off" 'BEGIN { printf "%.2f", a / b }')" ratio - \
+	"host seconds; the guest's instructions are the same (icount)"
+figure "memory timing: count / off, QEMU" "$(awk -v a="${qemu_count:-0}" -v b="${qemu_off:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "nan" }')" ratio - \
+	"start to poweroff"
+fi
+
+# --- 7. CI from nothing -----------------------------------------------------------------
 if part cold; then
 # .ci/run in a fresh clone of the committed tree with an empty TIERLAB_CACHE:
 # every kernel, the compiler cache and the initramfs are built from nothing,

@@ -1621,16 +1621,20 @@ static int fig_workloads(struct plotctx *c)
 	struct strlist benches = { 0 };
 	int rc = 0;
 
+	/* bench phase: a memory-timing phase no PHASE line labelled (the report says so) */
 	for (size_t i = 0; i < c->r->nrows; i++)
-		if (is_ok(&c->r->rows[i]) && !bench_is_micro(c->r->rows[i].f[COL_BENCH]))
+		if (is_ok(&c->r->rows[i]) && !bench_is_micro(c->r->rows[i].f[COL_BENCH]) &&
+		    strcmp(c->r->rows[i].f[COL_BENCH], "phase"))
 			sl_add(&benches, c->r->rows[i].f[COL_BENCH]);
 	for (size_t b = 0; b < benches.n && !rc; b++) {
 		struct strlist metrics = { 0 };
 
+		/* of the counted accesses, the cost and the misses' latency have figures */
 		for (size_t i = 0; i < c->r->nrows; i++) {
 			struct row *w = &c->r->rows[i];
 
-			if (is_ok(w) && w->numeric && !strcmp(w->f[COL_BENCH], benches.v[b]))
+			if (is_ok(w) && w->numeric && !strcmp(w->f[COL_BENCH], benches.v[b]) &&
+			    !access_detail_metric(w->f[COL_METRIC]))
 				sl_add(&metrics, w->f[COL_METRIC]);
 		}
 		for (size_t m = 0; m < metrics.n && !rc; m++) {

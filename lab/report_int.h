@@ -184,6 +184,23 @@ char *node_word(const struct row *w, bool *same, double *node);
 size_t single_node_summary(struct run *r, struct sbuf *b);
 /* The fill-level sentences (report_levels.c), one a line; returns how many. */
 size_t level_summary(struct run *r, struct sbuf *b);
+/*
+ * --memory-timing count (report_access.c), one paragraph a line, each with
+ * the summary.csv lines it comes from; each returns how many it wrote.
+ * Per entry, the access cost the emulator counted over its fill curve and
+ * in bench fallback's 4k/free case, beside the placement-only model (after
+ * the fill; bench model's own case), and a fault's counted cost per page.
+ */
+size_t access_summary(struct run *r, const struct entries *e, const struct headline *h,
+		      struct sbuf *b);
+/* Per workload (wlrun), the counted access cost of each policy, most and least named. */
+size_t workload_access_summary(struct run *r, struct sbuf *b);
+/* The cases that ran with no phase counted, by boot, and phases no PHASE line labelled. */
+size_t missing_phase_summary(struct run *r, struct sbuf *b);
+/* The run counted accesses: meta.json memory_timing count, else phase rows. */
+bool run_counts_access(const struct run *r);
+/* A memory-timing row too detailed for a figure of its own (per node, phase counts). */
+bool access_detail_metric(const char *metric);
 /* Every row of this OOM case (page size, scenario) is setup_error. */
 bool oom_case_unrunnable(struct run *r, const char *ps, const char *sc);
 /* Ran its OOM cases and completed each (any_oom: the run has OOM rows at all). */
@@ -269,6 +286,8 @@ void sec_features(struct doc *d, struct run *r);
 size_t features_summary(struct run *r, struct sbuf *b);
 /* The fill-level section (bench fallback's level-* cases); nothing without them. */
 void sec_fill_levels(struct doc *d, struct run *r);
+/* The counted access cost (report_access.c); nothing when the run did not count accesses. */
+void sec_access(struct doc *d, struct run *r, const struct entries *e, const struct headline *h);
 
 /* @scripts: the gnuplot scripts' directory, NULL for no figure */
 int compare_runs(char **dirs, int n, const char *outdir, const char *scripts);

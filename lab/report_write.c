@@ -1457,6 +1457,7 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sec_invalid(d, r);
 	sec_headline(d, r, e, h);
 	sec_model_fill(d, r, e, h);
+	sec_access(d, r, e, h);
 	sec_incomplete(d, r, e);
 	sec_latency(d, r, e);
 	sec_fallback_order(d, r, e);

@@ -132,6 +132,25 @@ bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bo
 	return true;
 }
 
+uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void *ctx), void *ctx)
+{
+	uint64_t dirty = 0, n = (uint64_t)c->sets * c->ways;
+
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t w = c->way[i];
+
+		if (w == MT_LLC_EMPTY)
+			continue;
+		if (w & 1) {
+			dirty++;
+			if (writeback)
+				writeback((w >> 1) << c->line_shift, ctx);
+		}
+		c->way[i] = MT_LLC_EMPTY;
+	}
+	return dirty;
+}
+
 /* A whole unsigned number (decimal or 0x hex); -1 if it is not one. */
 static int parse_u64(const char *s, uint64_t *out)
 {

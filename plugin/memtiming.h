@@ -83,6 +83,12 @@ void mt_llc_free(struct mt_llc *c);
  * @has_wb.
  */
 bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bool *has_wb);
+/*
+ * Empties the cache, calling @writeback (if not NULL) with the RAM offset
+ * of each dirty line: what the work that dirtied them will still write.
+ * Returns how many lines were dirty.
+ */
+uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void *ctx), void *ctx);
 
 /*
  * The part the defaults come from: Intel Xeon Gold 6230 (Cascade Lake,

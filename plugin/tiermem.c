@@ -17,7 +17,9 @@
  * No locks on the hot path: each vCPU has its own LLC and counters (under
  * MTTCG a vCPU's callbacks run on its own thread); the current phase is one
  * word, written by markers and read with relaxed atomics.  The phase is
- * machine-wide: a begin on one vCPU makes every vCPU count into it.
+ * machine-wide: a begin on one vCPU makes every vCPU count into it.  Each
+ * phase starts with an empty LLC and is charged the write-backs of the
+ * lines it leaves dirty (llc_settle).
  * The report is written once, when QEMU exits (via FILE.tmp and rename).
  */
 #include <inttypes.h>
@@ -37,6 +39,7 @@ struct vcpu {
 	struct mt_llc llc;
 	struct mt_count (*count)[MT_MAX_NODES + 1];	/* [phase][node] */
 	uint64_t *io;					/* [phase] */
+	unsigned int llc_phase;	/* index + 1 of the phase whose lines the LLC holds, 0 none */
 	bool probe_pending;
 } __attribute__((aligned(64)));
 
@@ -102,6 +105,34 @@ static void probe_record(uint64_t vaddr, uint64_t raw, uint64_t offset, int node
 	probes[k] = (struct mt_probe){ vaddr, raw, offset, node };
 }
 
+struct settle {
+	struct vcpu *v;
+	unsigned int phase;
+};
+
+static void charge_writeback(uint64_t offset, void *ctx)
+{
+	const struct settle *s = ctx;
+	int j = mt_map_offset(&cfg.map, offset);
+
+	s->v->count[s->phase - 1][j < 0 ? MT_NODE_NONE : j].writebacks++;
+}
+
+/*
+ * Each phase starts with an empty LLC, so what a case counts does not
+ * depend on the case before it (tierbench shuffles their order), and is
+ * charged the write-back of every line it left dirty: here, when the vCPU
+ * first accesses memory in a later phase, or at exit.  Only the vCPU's own
+ * thread touches its LLC and counts, so this takes no lock.
+ */
+static void llc_settle(struct vcpu *v)
+{
+	struct settle s = { v, v->llc_phase };
+
+	mt_llc_flush(&v->llc, s.phase ? charge_writeback : NULL, &s);
+	v->llc_phase = 0;
+}
+
 static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	unsigned int a = __atomic_load_n(&active, __ATOMIC_RELAXED);
@@ -139,6 +170,10 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	}
 	if (!a)
 		return;
+	if (v->llc_phase != a) {
+		llc_settle(v);
+		v->llc_phase = a;
+	}
 	c = &v->count[a - 1][i < 0 ? MT_NODE_NONE : i];
 	if (store)
 		c->writes++;
@@ -183,6 +218,9 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 
 	(void)id;
 	(void)udata;
+	/* the last phase's dirty lines: its write-backs (QEMU's vCPUs have stopped) */
+	for (unsigned int vi = 0; vi < nvcpus; vi++)
+		llc_settle(&vcpus[vi]);
 	for (unsigned int p = 0; p < np; p++)
 		for (unsigned int vi = 0; vi < nvcpus; vi++) {
 			phases[p].io += vcpus[vi].io[p];

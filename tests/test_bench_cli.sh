@@ -41,10 +41,12 @@ tap='^TAP (ok|not ok) [0-9]+ - [^#]*( # SKIP .+)?$|^TAP 1\.\.[0-9]+$'
 hist='^HIST bench=[^ ]+ policy=[^ ]+ nodes=[^ ]+ pagesize=[^ ]+ scenario=[^ ]+ rep=[0-9]+ unit=(ns|insn) buckets=([0-9]+:[0-9]+(\+[0-9]+:[0-9]+)*|-)$'
 # progress for the host, one per finished case
 meta='^META case=[^ /]+/[^ /]+/[^ /]+/[^ /]+ outcome=[a-z_]+$'
+# a memory-timing phase's label (bench/phase.c), whether or not a plugin counts
+phase='^PHASE id=[0-9]+ bench=[^ ]+ policy=[^ ]+ nodes=[^ ]+ pagesize=[^ ]+ scenario=[^ ]+( x_mib=[0-9]+)?( loads=[0-9]+)?( pages=[0-9]+)?( bound=[0-9]+)?( ended=reaped)?$'
 check_lines() {	# file
 	local n
-	n=$(grep -Evc "$row|$tap|$hist|$meta" "$1")
-	[ "$n" = 0 ] || { bad "$1: $n lines outside the contract:"; grep -Ev "$row|$tap|$hist|$meta" "$1" | head -5; }
+	n=$(grep -Evc "$row|$tap|$hist|$meta|$phase" "$1")
+	[ "$n" = 0 ] || { bad "$1: $n lines outside the contract:"; grep -Ev "$row|$tap|$hist|$meta|$phase" "$1" | head -5; }
 	tail -n 1 "$1" | grep -Eq '^TAP 1\.\.[0-9]+$' || bad "$1: last line is not the TAP plan"
 	# TAP numbers count 1..N in order
 	awk '/^TAP (ok|not ok) / { n++; id = ($2 == "ok") ? $3 : $4
@@ -101,6 +103,9 @@ grep -q 'policy=bind .* scenario=free metric=warmup_reps value=1 unit=count$' "$
 	bad "latency/free: no warmup_reps 1"
 [ "$(grep -c '^HIST bench=latency policy=bind .* scenario=free rep=' "$out/latency.out")" = 2 ] ||
 	bad "latency/free: HIST lines are not the 2 repetitions (the warm-up's times leaked?)"
+# memory timing (#21): each timed repetition is a phase, the warm-up and untimed passes not
+[ "$(grep -c '^PHASE id=2 bench=latency policy=bind .* pagesize=4k scenario=free pages=4096$' "$out/latency.out")" = 2 ] ||
+	bad "latency/free: PHASE lines are not one per timed repetition of 16 MiB (4096 pages)"
 grep -q 'metric=p50 value=[0-9.e+]* unit=ns$' "$out/latency.out" || bad "latency p50 is not in ns by default"
 # --clock icount: every timing row and histogram is in guest instructions.
 "$TB" latency --clock icount --profile quick --pagesizes 4k --scenarios free --policies bind \
@@ -119,6 +124,8 @@ out2=$("$TB" latency --clock tsc 2>&1 >/dev/null); rc=$?
 [ "$rc" = 0 ] || { bad "fallback exited $rc"; grep '^TAP not ok' "$out/fallback.out"; }
 check_lines "$out/fallback.out"
 grep -q 'metric=in_mask_frac value=1 ' "$out/fallback.out" || bad "bind placed pages outside its mask"
+[ "$(grep -c '^PHASE id=2 bench=fallback policy=bind .* pagesize=4k scenario=free pages=4096$' "$out/fallback.out")" = 1 ] ||
+	bad "fallback/free: not one PHASE line for its touch loop"
 
 # The host has one memory node: fallback-order says why it cannot run, as TAP.
 "$TB" fallback-order --profile quick > "$out/fo.out" 2> "$out/fo.err"; rc=$?

@@ -235,6 +235,38 @@ check "cache: the model after the fill prices the hits" \
 check "cache: the section states the share it assumed" \
 	grep -qF 'A memory-side cache is assumed to serve 25% of the accesses to the pages on its nodes (model\_cache\_hit\_frac\_node\<N\>).' "$CACHE/report.md"
 
+# --- #21: the access cost counted by the emulator (--memory-timing count) ---
+check "no memory timing: no counted access section" sh -c "! grep -q 'Access cost counted' '$RUN/report.md'"
+# the fill run with the rows lab/accounting.c writes for two fill curves:
+# bind's misses all on node 1, preferred's as its pages (82.33 % node 1);
+# every other case of the run has no phase (an old guest's run)
+COUNT=$TMP/count/dram-pmem-20261202-215445
+mkdir -p "$TMP/count" && cp -r "$FILL" "$COUNT"
+awk -F, -v OFS=, '{ print }
+$2 == "fallback" && $6 == "fill" && $7 == "outcome_oom_killed" && $3 == "bind" {
+	$7 = "mem_phases"; $8 = 16; $9 = "count"; print
+	$7 = "llc_misses"; $8 = 14680064; print
+	$7 = "llc_miss_share_node1"; $8 = 1; $9 = "ratio"; print
+	$7 = "miss_latency_ns"; $8 = 305; $9 = "ns"; print
+}
+$2 == "fallback" && $6 == "fill" && $7 == "outcome_completed" && $3 == "preferred" {
+	$7 = "mem_phases"; $8 = 22; $9 = "count"; print
+	$7 = "llc_misses"; $8 = 17825792; print
+	$7 = "llc_miss_share_node0"; $8 = 0.1767; $9 = "ratio"; print
+	$7 = "llc_miss_share_node1"; $8 = 0.8233; print
+	$7 = "miss_latency_ns"; $8 = 265.4; $9 = "ns"; print
+}' "$FILL/summary.csv" >"$COUNT/summary.csv"
+"$LABTOOL" report --no-plots "$COUNT" >/dev/null 2>"$TMP/err" || { not_ok "report of the counted run"; sed 's/^/# /' "$TMP/err"; }
+check "counted: the section, in html too" grep -qF '<h2 id="access">Access cost counted by the emulator (--memory-timing count)</h2>' "$COUNT/report.html"
+check "counted: bind's fill curve, beside the model after the fill" \
+	grep -qE '^\*\*bind pmem:1\*\*: over its fill curve \(16 steps counted; it ended oom\\_killed\) the emulator counted 14680064 LLC misses, 100% on pmem:1 \(node 1 100%\): 305 ns per miss at the HMAT read latencies, the same as the placement-only model after the fill \(305 ns per access\) \(summary\.csv lines [0-9]' "$COUNT/report.md"
+check "counted: preferred's misses split by node" \
+	grep -qF '17825792 LLC misses, 82.3% on pmem:1 (node 1 82.3%, node 0 17.7%): 265.4 ns per miss at the HMAT read latencies, the same as the placement-only model after the fill (265.4 ns per access)' "$COUNT/report.md"
+check "counted: the cases without a phase are named, not skipped" \
+	grep -qE '^No access phase was counted for [0-9]+ cases that ran: latency ' "$COUNT/report.md"
+check "counted: preferred-many's fill curve without rows is no sentence of its own" \
+	sh -c "! grep -q '^\*\*preferred-many pmem:1\*\*: over its fill' '$COUNT/report.md'"
+
 # --- without meta.json: facts from the guest's META line and run.args ---
 NOMETA=$TMP/nometa/dram-pmem-20261202-215445
 mkdir -p "$TMP/nometa" && cp -r "$FIXTURE" "$NOMETA" && rm "$NOMETA/meta.json"

@@ -182,6 +182,7 @@ TEST(accounting_rows_and_checks)
 	CHECK_NEAR(row_value(rows.s, "node:1", "hmat_ratio_vs_node0"), 305.0 / 81, 1e-5);
 	CHECK(fabs(row_value(rows.s, "node:1", "access_ratio_vs_node0") / (305.0 / 81) - 1) < 0.01);
 	CHECK(strstr(checks.s, "not ok") == NULL);
+	CHECK(strstr(checks.s, "ok 2 phases, 2 of them labelled") != NULL);
 	CHECK(strstr(checks.s, "ok chase bound to node 1: 0.9999 of its 1048712 LLC misses on node 1") != NULL);
 	CHECK(strstr(checks.s, "ok probe 2: pagemap 0x7f4ae000 (RAM offset 0x7f4ae000), plugin 0xbf4ae000") != NULL);
 	sb_free(&rows);
@@ -207,6 +208,110 @@ TEST(accounting_rows_and_checks)
 	acct_derive(&f, t, phase_lines, 2, probe_lines, 1, &rows, &checks);
 	CHECK(strstr(checks.s, "not ok chase: node 1 / node 0 cost per load") != NULL);
 	CHECK(strstr(checks.s, "not ok the guest made 1 address probes, the plugin recorded 2") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	acct_file_free(&f);
+	free(t);
+}
+
+/*
+ * Per-case phases (bench/phase.c): a latency case's two repetitions, a fill
+ * curve's two steps (the second ended by the harness after an OOM kill,
+ * so without its pages) and a phase no PHASE line labels.
+ */
+static const char case_report[] =
+	"tierlab-memtiming 1\n"
+	"config rule=doubled llc_size=28835840 llc_ways=11 llc_line=64 nodes=2\n"
+	"node id=0 start=0x0 size=0x40000000\n"
+	"node id=1 start=0x40000000 size=0x40000000\n"
+	"phase seq=1 id=2 closed=1 io=0\n"
+	"count phase=1 node=0 reads=100 writes=50 misses=10 writebacks=2\n"
+	"count phase=1 node=1 reads=0 writes=4096 misses=64 writebacks=0\n"
+	"count phase=1 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"phase seq=2 id=2 closed=1 io=0\n"
+	"count phase=2 node=0 reads=100 writes=50 misses=10 writebacks=0\n"
+	"count phase=2 node=1 reads=0 writes=4096 misses=64 writebacks=0\n"
+	"count phase=2 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"phase seq=3 id=2 closed=1 io=0\n"
+	"count phase=3 node=0 reads=0 writes=0 misses=0 writebacks=0\n"
+	"count phase=3 node=1 reads=0 writes=0 misses=100 writebacks=0\n"
+	"count phase=3 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"phase seq=4 id=2 closed=1 io=0\n"
+	"count phase=4 node=0 reads=0 writes=0 misses=300 writebacks=0\n"
+	"count phase=4 node=1 reads=0 writes=0 misses=100 writebacks=0\n"
+	"count phase=4 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"phase seq=5 id=3 closed=1 io=0\n"
+	"count phase=5 node=0 reads=0 writes=0 misses=1 writebacks=0\n"
+	"count phase=5 node=1 reads=0 writes=0 misses=0 writebacks=0\n"
+	"count phase=5 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"end phases=5 probes=0 dropped=0\n";
+
+static char *case_lines[] = {
+	"id=2 bench=latency policy=bind nodes=pmem:1 pagesize=4k scenario=free pages=1",
+	"id=2 bench=latency policy=bind nodes=pmem:1 pagesize=4k scenario=free pages=1",
+	"id=2 bench=fallback policy=preferred nodes=pmem:1 pagesize=4k scenario=fill x_mib=16 pages=4096",
+	"id=2 bench=fallback policy=preferred nodes=pmem:1 pagesize=4k scenario=fill x_mib=32 ended=reaped",
+};
+
+/* The value of row @key (its fields up to "metric=M value=") without x_mib; NAN if absent. */
+static double key_value(const char *rows, const char *key)
+{
+	for (const char *p = rows; p && (p = strstr(p, key)); p++) {
+		const char *nl = strchr(p, '\n'), *x = strstr(p, " x_mib=");
+
+		if (!x || (nl && x > nl))
+			return atof(p + strlen(key));
+	}
+	return 0.0 / 0.0;
+}
+
+TEST(accounting_case_phases_summed_per_case)
+{
+	struct topo *t = load(dram_pmem_yaml);
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256];
+	const char *lat = "bench=latency policy=bind nodes=pmem:1 pagesize=4k scenario=free metric=";
+	const char *fill = "bench=fallback policy=preferred nodes=pmem:1 pagesize=4k scenario=fill metric=";
+	char key[200];
+
+	CHECK(t != NULL);
+	if (!t || acct_file_parse("m", case_report, &f, err, sizeof(err))) {
+		free(t);
+		(*failures)++;
+		return;
+	}
+	acct_derive(&f, t, case_lines, 4, NULL, 0, &rows, &checks);
+	/* the two repetitions: one set of rows, their sum */
+	snprintf(key, sizeof(key), "%sllc_misses_node1 value=", lat);
+	CHECK(key_value(rows.s, key) == 128);
+	snprintf(key, sizeof(key), "%smem_phases value=", lat);
+	CHECK(key_value(rows.s, key) == 2);
+	/* 20 misses x 81 + 2 write-backs x 86 + 128 x 305 */
+	snprintf(key, sizeof(key), "%saccess_cost_ns value=", lat);
+	CHECK_NEAR(key_value(rows.s, key), 20 * 81.0 + 2 * 86.0 + 128 * 305.0, 1e-6);
+	snprintf(key, sizeof(key), "%saccess_ns_per_page value=", lat);
+	CHECK_NEAR(key_value(rows.s, key), (20 * 81.0 + 2 * 86.0 + 128 * 305.0) / 2, 1e-3);
+	/* the misses' mean read latency, write-backs not in it */
+	snprintf(key, sizeof(key), "%smiss_latency_ns value=", lat);
+	CHECK_NEAR(key_value(rows.s, key), (20 * 81.0 + 128 * 305.0) / 148, 1e-3);
+	CHECK(strstr(rows.s, "scenario=free metric=llc_misses_node1 value=128 unit=count\n") != NULL);
+	/* each fill step its own rows, with x_mib; the curve's total without */
+	CHECK(strstr(rows.s, "scenario=fill metric=llc_misses_node0 value=300 unit=count x_mib=32\n") != NULL);
+	CHECK(strstr(rows.s, "scenario=fill metric=llc_misses_node1 value=100 unit=count x_mib=16\n") != NULL);
+	CHECK(strstr(rows.s, "scenario=fill metric=llc_misses_node0 value=300 unit=count\n") != NULL);
+	snprintf(key, sizeof(key), "%sllc_misses value=500 unit=count\n", fill);
+	CHECK(strstr(rows.s, key) != NULL);
+	snprintf(key, sizeof(key), "%smiss_latency_ns value=", fill);
+	CHECK_NEAR(key_value(rows.s, key), (300 * 81.0 + 200 * 305.0) / 500, 1e-3);
+	/* the step the harness ended has no pages: no per-page cost for it or the curve */
+	CHECK(strstr(rows.s, "scenario=fill metric=access_ns_per_page value=7.44629 unit=ns x_mib=16\n") != NULL);
+	snprintf(key, sizeof(key), "%saccess_ns_per_page value=", fill);
+	CHECK(isnan(key_value(rows.s, key)));
+	/* the workload phase has no PHASE line: its rows say so, and a check fails */
+	CHECK(strstr(rows.s, "bench=phase policy=- nodes=- pagesize=- scenario=id3 metric=llc_misses_node0 value=1") != NULL);
+	CHECK(strstr(checks.s, "not ok phase 5 (id 3) has no PHASE line") != NULL);
+	CHECK(strstr(checks.s, "not ok 5 phases, 4 of them labelled") != NULL);
 	sb_free(&rows);
 	sb_free(&checks);
 	acct_file_free(&f);

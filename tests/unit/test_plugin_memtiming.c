@@ -101,6 +101,36 @@ TEST(plugin_llc_lru_and_writeback)
 	mt_llc_free(&c);
 }
 
+static void sum_writeback(uint64_t offset, void *ctx)
+{
+	*(uint64_t *)ctx += offset;
+}
+
+/*
+ * A phase starts with an empty cache and is charged, at its end, the
+ * write-backs of the lines it left dirty (tiermem.c): the flush names each
+ * dirty line once and leaves nothing behind.
+ */
+TEST(plugin_llc_flush_names_dirty_lines)
+{
+	struct mt_llc c;
+	char err[128];
+	uint64_t wb = 0, sum = 0;
+	bool has_wb;
+
+	CHECK(mt_llc_init(&c, 256, 2, 64, err, sizeof(err)) == 0);
+	mt_llc_access(&c, 0 * 64, true, &wb, &has_wb);
+	mt_llc_access(&c, 1 * 64, false, &wb, &has_wb);
+	mt_llc_access(&c, 3 * 64 + 5, true, &wb, &has_wb);
+	mt_llc_access(&c, 3 * 64, false, &wb, &has_wb);	/* a read keeps it dirty */
+	CHECK(mt_llc_flush(&c, sum_writeback, &sum) == 2);
+	CHECK(sum == 0 * 64 + 3 * 64);
+	/* empty: every line misses again, and there is nothing left to write */
+	CHECK(mt_llc_access(&c, 1 * 64, false, &wb, &has_wb) && !has_wb);
+	CHECK(mt_llc_flush(&c, NULL, NULL) == 0);
+	mt_llc_free(&c);
+}
+
 /*
  * The chase's premise: a cycle through more lines than the cache holds
  * misses on every access under LRU once warm; one that fits, never.
