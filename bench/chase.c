@@ -159,9 +159,18 @@ static bool chase_node(int node, int pagemap)
 	out_row(&k, "on_node_frac", total > 0 ? (double)per_node[node] / (double)total : 0, "ratio");
 	ok &= tap(total > 0 && per_node[node] == total,
 		  "chase node %d: all %ld pages of the buffer on node %d", node, total, node);
-	/* the walk came back to where it started: one cycle through every line */
-	ok &= tap(end == walk(buf, end, (long)lines), "chase node %d: one cycle through %zu lines",
-		  node, lines);
+	/* one cycle through every line: from line 0, back to it after exactly all of them */
+	{
+		uint64_t at = 0;
+		long len_cycle = 0;
+
+		do {
+			at = walk(buf, at, 1);
+			len_cycle++;
+		} while (at != 0 && len_cycle <= (long)lines);
+		ok &= tap(len_cycle == (long)lines, "chase node %d: one cycle through all %zu lines (length %ld)",
+			  node, lines, len_cycle);
+	}
 	munmap(buf, len);
 	return ok;
 }

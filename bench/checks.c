@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -248,8 +249,21 @@ static void check_oom_no_case(const struct opts *o)
 		child_signals();
 		_exit(alloc_until_oom(node, mib));
 	}
-	if (pid > 0)
-		waitpid(pid, &status, 0);
+	if (pid > 0) {
+		/* killed with the filler if the step times out; 60 s at most here */
+		child_track(pid);
+		for (int i = 0; waitpid(pid, &status, WNOHANG) == 0; i++) {
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+			if (i == 6000) {
+				kill(pid, SIGKILL);
+				waitpid(pid, &status, 0);
+				break;
+			}
+			nanosleep(&ts, NULL);
+		}
+		child_untrack(pid);
+	}
 	/* the log follows the kill */
 	for (int i = 0; kfd >= 0 && !victim && i < 40; i++) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
@@ -273,7 +287,7 @@ static void check_oom_no_case(const struct opts *o)
 		nanosleep(&ts, NULL);
 	}
 	ballast_gone = !filler_alive(&f) && f.ballast_reaped;
-	filler_lives = !f.reaped && waitpid(f.pid, NULL, WNOHANG) == 0;
+	filler_lives = filler_holder_alive(&f);
 	tap(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
 	    victim > 0 && victim == f.ballast_pid && ballast_gone && filler_lives,
 	    "an OOM with no case to kill on node %d took the ballast (pid %d), not the filler (pid %d): victim pid %d, ballast %s, filler %s, allocating task %s",

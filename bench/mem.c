@@ -264,13 +264,15 @@ static long fill_node_level(int node, long target_kib)
 	 * to it when the lists drain: drain them, and fill again, until MemFree
 	 * stays at the target (level_sweep() keeps the lists short).
 	 */
-	for (long off = 0, round = 0; round < 4; round++) {
+	long off = 0;
+
+	for (int round = 0; round < 4; round++) {
 		for (; off < len_kib && node_meminfo_kib(node, "MemFree") > target_kib; off += 4)
 			p[off * 1024] = 1;
 		if (pcp_drain(&one, 1024) || node_meminfo_kib(node, "MemFree") <= target_kib)
 			break;
 	}
-	return coarse;
+	return coarse + off / 1024;	/* MiB, the base pages' included */
 }
 
 /*
@@ -503,6 +505,16 @@ long node_free_pcp_kib(int node)
 	return node_meminfo_kib(node, "MemFree") + (pcp > 0 ? pcp : 0);
 }
 
+void child_track(int pid)
+{
+	live_add(pid);
+}
+
+void child_untrack(int pid)
+{
+	live_del(pid);
+}
+
 bool filler_alive(struct filler *f)
 {
 	int w;
@@ -519,6 +531,15 @@ bool filler_alive(struct filler *f)
 		live_del(f->ballast_pid);
 		return false;
 	}
+	return filler_holder_alive(f);
+}
+
+bool filler_holder_alive(struct filler *f)
+{
+	int w;
+
+	if (f->pid <= 0 || f->reaped)
+		return false;
 	w = waitpid(f->pid, &f->status, WNOHANG);
 	if (w == 0)
 		return true;

@@ -173,6 +173,29 @@ long node_wmark_kib(int node, const char *which)
 	return sum;
 }
 
+int node_zones(int node)
+{
+	char line[256], zone[32];
+	int in_node = 0, n, zones = 0;
+	long v;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f) {
+		msg("/proc/zoneinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &n, zone) == 2) {
+			in_node = n == node;
+			continue;
+		}
+		if (in_node && sscanf(line, " managed %ld", &v) == 1 && v > 0)
+			zones++;
+	}
+	fclose(f);
+	return zones;
+}
+
 long node_pcp_kib(int node)
 {
 	char line[256];

@@ -175,6 +175,8 @@ int node_distance(int from, int to);	/* SLIT, -1 unknown */
 int node_first_cpu(int node);		/* -1: no CPU */
 long node_meminfo_kib(int node, const char *field);	/* -1 if unknown */
 long node_wmark_kib(int node, const char *which);	/* min/low/high, KiB */
+/* Zones of @node with managed pages (/proc/zoneinfo); -1 unknown. */
+int node_zones(int node);
 /* Pages on @node's per-CPU lists (zoneinfo pagesets): free, yet not in MemFree. */
 long node_pcp_kib(int node);
 /*
@@ -268,8 +270,13 @@ int filler_start_level(struct filler *f, const struct nodeset *nodes, const long
 /* The same fill again, after a filler was lost. */
 int filler_restart(struct filler *f);
 void filler_stop(struct filler *f);
-/* Is the filler still there?  A dead one is reaped here (f->status). */
+/* Is the filler (and its ballast) still there?  A dead one is reaped here (f->status). */
 bool filler_alive(struct filler *f);
+/* The filler task alone, the ballast aside; reaped here the same way. */
+bool filler_holder_alive(struct filler *f);
+/* A child of the harness that children_kill() must also kill, and its end. */
+void child_track(int pid);
+void child_untrack(int pid);
 /* Write /proc/self/oom_score_adj (a failure is said, not fatal). */
 void oom_adj_self(int adj);
 /* MemFree + per-CPU list pages of @node: what a case's band is checked on. */

@@ -524,6 +524,11 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			check(checks, share >= 0.99,
 			      "chase bound to node %d: %.4f of its %" PRIu64 " LLC misses on node %d (want >= 0.99)",
 			      l.bound, share, misses, l.bound);
+			/* the calibration's premise: every dependent load of the walk misses */
+			if (bi >= 0 && l.loads > 0)
+				check(checks, (double)ph->count[bi].misses >= 0.99 * (double)l.loads,
+				      "chase bound to node %d: %" PRIu64 " LLC misses on it for %ld dependent loads (want >= 0.99 per load)",
+				      l.bound, ph->count[bi].misses, l.loads);
 			if (unmapped)
 				check(checks, false, "chase bound to node %d: %" PRIu64 " accesses in no node's range (address rule %s)",
 				      l.bound, unmapped, mt_rule_names[f->rule]);

@@ -52,7 +52,7 @@ static bool home_sentence(struct run *r, const char *pol, const char *set, struc
 		    strcmp(w->f[COL_NODES], set) || strncmp(m, "landing_node_home", 17))
 			continue;
 		t = node_of(w);
-		sb_printf(b, "%s with home node %s on %s", homes++ ? "," : ";", m + 17, t);
+		sb_printf(b, "%s with home node %s on %s", homes++ ? "," : ";", m + 17, t ? t : "no node");
 		cite(r, w, b);
 		free(t);
 	}
@@ -96,21 +96,33 @@ size_t features_summary(struct run *r, struct sbuf *b)
 			sb_puts(b, ".");
 		}
 		if (we && !isnan(numval(we))) {
-			sb_printf(b, "%sWeighted interleave over %s with the weights 3 and 1 put", said++ ? "\n" : "",
-				  set);
+			sb_printf(b, "%sWeighted interleave over %s put", said++ ? "\n" : "", set);
 			for (size_t i = 0, k = 0; i < r->nrows; i++) {
-				struct row *w = &r->rows[i];
+				struct row *w = &r->rows[i], *wt;
+				char metric[64];
 
 				if (!is_ok(w) || strcmp(w->f[COL_BENCH], "features") ||
 				    strcmp(w->f[COL_NODES], set) ||
 				    strncmp(w->f[COL_METRIC], "wi_frac_node", 12))
 					continue;
+				snprintf(metric, sizeof(metric), "wi_weight_node%s", w->f[COL_METRIC] + 12);
+				wt = run_find(r, "features", w->f[COL_POLICY], set, "4k", "free", metric);
 				fmt_num(v, sizeof(v), 100 * numval(w));
 				sb_printf(b, "%s %s %% on node %s", k++ ? "," : "", v, w->f[COL_METRIC] + 12);
-				cite(r, w, b);
+				if (wt && !isnan(numval(wt))) {
+					fmt_num(u, sizeof(u), numval(wt));
+					sb_printf(b, " (weight %s)", u);
+				}
+				{
+					const struct row *both[2] = { w, wt };
+
+					cite_rows(r, both, wt ? 2 : 1, b);
+				}
 			}
 			fmt_num(v, sizeof(v), 100 * numval(we));
-			sb_printf(b, " (the weights ask %s %% on the first).", v);
+			sb_printf(b, "; the weights ask %s %% on the first", v);
+			cite(r, we, b);
+			sb_puts(b, ".");
 		}
 	}
 	sl_free(&sets);

@@ -18,7 +18,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 list=$("$TB" --list) || bad "--list exited $?"
 help=$("$TB" --help) || bad "--help exited $?"
 grep -q '^latency ' <<<"$list" || bad "--list lacks latency"
-for b in latency fallback fallback-order oom model chase checks; do
+for b in latency fallback fallback-order features oom model chase checks; do
 	grep -q "^$b " <<<"$list" || bad "--list lacks $b"
 	grep -q "^  $b " <<<"$help" || bad "--help lacks $b"
 done

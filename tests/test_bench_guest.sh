@@ -20,7 +20,7 @@ check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 pmem=$("$LABTOOL" nodes "$topo" pmem | tr , ' ')
 [ "$(wc -w <<<"$pmem")" -ge 2 ] || { echo "$topo: want 2 PMEM nodes, got '$pmem'"; exit 1; }
 bench_run() {	# RESULTS-DIR: the run this test checks; sets out, rc
-	out=$(./run-lab.sh -q --results "$1" --profile quick --benches oom,fallback,fallback-order,features,model "$topo" 2>&1); rc=$?
+	out=$(./run-lab.sh -q --results "$1" --profile quick --benches checks,oom,fallback,fallback-order,features,model "$topo" 2>&1); rc=$?
 	echo "$out" | tail -n 5
 }
 bench_run "$tmp/run1"
@@ -45,8 +45,14 @@ done
 check "rows: preferred-many outcome completed" 'grep -q ",oom,preferred-many,[^,]*,4k,[^,]*,outcome_completed,1," "$sum"'
 
 # #17: scenarios hold, outcomes come from the kernel's counters, THP is honest.
-check "console: every OOM victim was a case (oom_score_adj 500), never a filler or the ballast" \
-	'! grep -h "Killed process" "$run"/raw/console-*.log | grep -qv "oom_score_adj:500"'
+check "TAP: an OOM with no case to kill took the ballast (bench checks)" \
+	'grep -q "^ok .*an OOM with no case to kill.*took the ballast" "$run"/boots/*.tap'
+# every victim a case (+500), or the ballast (-999) where bench checks
+# provokes that OOM on purpose -- once per checks step -- never a filler
+check "console: every OOM victim was a case (oom_score_adj 500) or the provoked ballast, never a filler" \
+	'[ "$(grep -h "Killed process" "$run"/raw/console-*.log | grep -v "oom_score_adj:500" | grep -c "oom_score_adj:-999")" = \
+	   "$(grep -c "^ok .*an OOM with no case to kill" "$run"/boots/*.tap)" ] &&
+	 ! grep -h "Killed process" "$run"/raw/console-*.log | grep -v "oom_score_adj:500" | grep -qv "oom_score_adj:-999"'
 check "rows: no enomem outcome (a setup failure is setup_error)" '! grep -q ",outcome_enomem," "$sum"'
 check "rows: no case invalid or killed_other (the scenarios held)" \
 	'! grep -qE ",outcome_(invalid|killed_other),1," "$sum"'

@@ -1332,7 +1332,8 @@ TEST(report_features_sentences_from_the_rows)
 			     "node (summary.csv line 2); with home node 3 on node 3 (summary.csv line 3).") != NULL);
 	CHECK(strstr(kept.s, "moved 100 % of a populated bound range, at 8355 insn per page "
 			     "(summary.csv lines 4, 5).") != NULL);
-	CHECK(strstr(kept.s, "put 50 % on node 2 (summary.csv line 6) (the weights ask 75 % on the first).") != NULL);
+	CHECK(strstr(kept.s, "put 50 % on node 2 (summary.csv line 6); the weights ask 75 % on the "
+			     "first (summary.csv line 7).") != NULL);
 	features_text("2", "0.6", &ignored);
 	CHECK(strstr(ignored.s, "with home node 3 on node 2 (summary.csv line 3)") != NULL);
 	CHECK(strstr(ignored.s, "moved 60 % of") != NULL);
