@@ -199,6 +199,20 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 	if (oc == OUT_KILLED_OTHER || !filled)
 		return oc;
 	/*
+	 * The case was OOM-killed, then an OOM with no case to kill took the
+	 * ballast (the harness allocating before the case's pages were back on
+	 * the free lists): the case ran in its scenario and its outcome
+	 * stands; the next case fills again.  Said as a row.
+	 */
+	if (oc == OUT_OOM_KILLED && sh->oom_other_after && f->ballast_pid > 0 &&
+	    sh->oom_victim_other == f->ballast_pid) {
+		out_row(k, "ballast_killed_after_case", 1, "flag");
+		msg("%s/%s/%s/%s: the ballast (pid %d) was killed after the case's own OOM kill",
+		    k->bench, k->policy, k->pagesize, k->scenario, f->ballast_pid);
+		sh->invalid_why[0] = 0;
+		return oc;
+	}
+	/*
 	 * Let a dead child's pages reach the free lists before judging: the
 	 * OOM reaper and the per-CPU lists drain asynchronously (up to 1 s).
 	 */

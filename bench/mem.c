@@ -613,10 +613,12 @@ static void kmsg_scan_oom(int fd, int pid, struct case_oom *s, char *constraint,
 		rec[n] = 0;
 		kmsg_oom_constraint(rec, pid, constraint, len);
 		v = kmsg_oom_victim(rec);
-		if (v == pid)
+		if (v == pid) {
 			s->victim = true;
-		else if (v > 0 && !s->other)
+		} else if (v > 0 && !s->other) {
 			s->other = v;
+			s->other_after = s->victim;
+		}
 	}
 }
 
@@ -705,6 +707,7 @@ enum outcome run_child(int (*fn)(void *arg, struct shared *sh), void *arg,
 	if (WIFSIGNALED(status))
 		*sig_out = WTERMSIG(status);
 	sh->oom_victim_other = seen.other;
+	sh->oom_other_after = seen.other_after;
 	oc = case_outcome(status, &seen);
 	if (oc == OUT_KILLED_OTHER)
 		snprintf(sh->invalid_why, sizeof(sh->invalid_why),

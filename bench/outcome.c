@@ -75,7 +75,14 @@ enum outcome case_outcome(int status, const struct case_oom *s)
 		default: oc = OUT_ERROR;
 		}
 	}
-	/* another task was an OOM victim while the case ran: not this case's result */
+	/*
+	 * Another task was an OOM victim while the case ran: not this case's
+	 * result -- unless the case was killed first, and the other kill came
+	 * after (an allocation between the case's death and the return of its
+	 * pages): the case's own OOM kill stands.
+	 */
+	if (oc == OUT_OOM_KILLED && s->other && s->other_after && s->kill_delta == 2)
+		return oc;
 	if (s->other || s->kill_delta > (s->victim ? 1 : 0))
 		oc = OUT_KILLED_OTHER;
 	return oc;

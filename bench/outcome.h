@@ -25,6 +25,7 @@ struct case_oom {
 	long long kill_delta;	/* /proc/vmstat oom_kill after - before */
 	bool victim;		/* the log named the case's pid as a victim */
 	int other;		/* first other victim pid the log named, or 0 */
+	bool other_after;	/* ...named after the case's own kill */
 };
 
 /*

@@ -290,6 +290,7 @@ struct shared {
 	char oom_constraint[48];	/* filled by run_child for OUT_OOM_KILLED */
 	long long oom_kill_delta;	/* /proc/vmstat oom_kill around the child */
 	int oom_victim_other;		/* a victim that was not the child, or 0 */
+	bool oom_other_after;		/* ...killed after the child's own OOM kill */
 	char invalid_why[200];		/* why the case is OUT_INVALID */
 	/* /proc/vmstat thp_fault_alloc, thp_fault_fallback around the child; -1 unknown */
 	long long thp_fault_alloc_delta, thp_fault_fallback_delta;

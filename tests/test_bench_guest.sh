@@ -48,10 +48,12 @@ check "rows: preferred-many outcome completed" 'grep -q ",oom,preferred-many,[^,
 check "TAP: an OOM with no case to kill took the ballast (bench checks)" \
 	'grep -q "^ok .*an OOM with no case to kill.*took the ballast" "$run"/boots/*.tap'
 # every victim a case (+500), or the ballast (-999) where bench checks
-# provokes that OOM on purpose -- once per checks step -- never a filler
-check "console: every OOM victim was a case (oom_score_adj 500) or the provoked ballast, never a filler" \
+# provokes that OOM on purpose -- once per checks step -- or where an OOM
+# after a case's own kill took it (row ballast_killed_after_case); never a
+# filler
+check "console: every OOM victim was a case (oom_score_adj 500) or the ballast where a row says so, never a filler" \
 	'[ "$(grep -h "Killed process" "$run"/raw/console-*.log | grep -v "oom_score_adj:500" | grep -c "oom_score_adj:-999")" = \
-	   "$(grep -c "^ok .*an OOM with no case to kill" "$run"/boots/*.tap)" ] &&
+	   "$(( $(grep -c "^ok .*an OOM with no case to kill" "$run"/boots/*.tap) + $(grep -c ",ballast_killed_after_case,1," "$sum") ))" ] &&
 	 ! grep -h "Killed process" "$run"/raw/console-*.log | grep -v "oom_score_adj:500" | grep -qv "oom_score_adj:-999"'
 check "rows: no enomem outcome (a setup failure is setup_error)" '! grep -q ",outcome_enomem," "$sum"'
 check "rows: no case invalid or killed_other (the scenarios held)" \

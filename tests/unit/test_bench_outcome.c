@@ -75,6 +75,16 @@ TEST(outcome_oom_kill_matched_to_the_case)
 	CHECK(case_outcome(EXITED(0), &other) == OUT_KILLED_OTHER);
 	CHECK(case_outcome(KILLED(SIGKILL), &both) == OUT_KILLED_OTHER);
 	CHECK(case_outcome(KILLED(SIGKILL), &two_unnamed) == OUT_KILLED_OTHER);
+	/* killed first, then another OOM took someone else: the case's kill stands */
+	{
+		struct case_oom after = { .kill_delta = 2, .victim = true, .other = 77, .other_after = true };
+		struct case_oom after_three = { .kill_delta = 3, .victim = true, .other = 77, .other_after = true };
+
+		CHECK(case_outcome(KILLED(SIGKILL), &after) == OUT_OOM_KILLED);
+		/* not when the case completed, nor with a third kill unaccounted for */
+		CHECK(case_outcome(EXITED(0), &after) == OUT_KILLED_OTHER);
+		CHECK(case_outcome(KILLED(SIGKILL), &after_three) == OUT_KILLED_OTHER);
+	}
 	CHECK(case_oom_complete(&mine) && case_oom_complete(&both) && case_oom_complete(&other));
 	CHECK(!case_oom_complete(&unnamed) && !case_oom_complete(&two_unnamed));
 }
