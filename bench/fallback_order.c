@@ -2,7 +2,7 @@
 /*
  * fallback-order: where an MPOL_PREFERRED_MANY allocation that overflows its
  * nodes lands under each setting of the lab kernel's
- * vm.preferred_many_fallback (kernel/patches/0005): local, nearest, tier.
+ * vm.preferred_many_fallback (kernel/patches/0006): local, nearest, tier.
  *
  * Cases: the preferred set of --preferred and, when it has several nodes,
  * each of its nodes alone (with one node the settings can disagree: on two

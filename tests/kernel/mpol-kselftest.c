@@ -18,6 +18,13 @@
  * ground truth that the counters, the tracepoint and the promise of each
  * vm.preferred_many_fallback setting are checked against.
  *
+ * The definitions of v2 of the series (issue 19) each have a check that v1
+ * fails: the tracepoint's pass and start node (v1's event has neither, so
+ * its lines do not parse), a hugetlb MPOL_BIND failure charged to the
+ * policy's first node (v1: the faulting CPU's node), and a THP fault under
+ * MPOL_BIND that falls back to base pages adding no mpol_bind_fail (v1
+ * counted each THP attempt as 512 pages of failure).
+ *
  * Runs unchanged on a kernel without the series, or with only its first
  * patches (kernel/build.sh --flavor patched:N): a check SKIPs when the kernel
  * lacks what it reads (the mpol_* counters, the tracepoint, the sysctl), and
@@ -33,6 +40,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -482,17 +490,26 @@ static unsigned long hex_mask(const char *s)
 struct trace_tally {
 	long events, bad, per_node[MAX_NODES], fell_back[MAX_NODES];
 	long pages, huge;	/* pages (1 << order) and order-9 events */
-	char bad_line[256];
+	/* per pass (1, 2): events, and those that did not start at @nid */
+	long pass[3][MAX_NODES], other_start;
+	long failed, failed_thisnode;	/* page_nid -1; with __GFP_THISNODE */
+	char bad_line[256], fail_line[256];
 };
 
 /*
- * Tally the events of @want_mode; any with unexpected fields (nodes, nid,
- * fell_back, or an order other than @want_order unless it is -1) is "bad".
+ * Tally the events of @want_mode; any with unexpected fields (nodes, nid
+ * unless @nid is -1, fell_back, pass, or an order other than @want_order
+ * unless it is -1) is "bad"; other_start counts those whose pass did not
+ * start at the node the allocation was made for.  A failed allocation (page_nid -1) is counted apart, in "failed",
+ * and is bad only if @want_fail is 0.  The event's format is the series' v2
+ * one: "mode= nodes= nid= start_nid= pass= gfp_flags= order= page_nid=
+ * fell_back=" -- v1's lines, without pass, start_nid and gfp_flags, do not
+ * parse, and count as nothing.
  */
 static int trace_stop(struct trace_tally *t, unsigned long mask, int nid,
-		      const char *want_mode, int want_order)
+		      const char *want_mode, int want_order, int want_fail)
 {
-	char line[512];
+	char line[1024];
 	FILE *f;
 
 	write_file(EVENT "/enable", "0");
@@ -502,20 +519,28 @@ static int trace_stop(struct trace_tally *t, unsigned long mask, int nid,
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		char mode[32], nodes[64];
-		int req, got, fell;
-		unsigned int order;
+		char mode[32], nodes[64], gfp[512];
+		int req, start, got, fell;
+		unsigned int order, pass;
 		char *p = strstr(line, "mpol_alloc: ");
 
-		if (!p || sscanf(p, "mpol_alloc: mode=%31s nodes=%63s nid=%d page_nid=%d order=%u fell_back=%d",
-				 mode, nodes, &req, &got, &order, &fell) != 6)
+		if (!p || sscanf(p, "mpol_alloc: mode=%31s nodes=%63s nid=%d start_nid=%d pass=%u gfp_flags=%511s order=%u page_nid=%d fell_back=%d",
+				 mode, nodes, &req, &start, &pass, gfp, &order,
+				 &got, &fell) != 9)
 			continue;
 		if (strcmp(mode, want_mode))
 			continue;
 		t->events++;
-		if (hex_mask(nodes) != mask || req != nid ||
+		if (got < 0 && want_fail && hex_mask(nodes) == mask && !fell &&
+		    (pass == 1 || pass == 2)) {
+			if (!t->failed++)
+				snprintf(t->fail_line, sizeof(t->fail_line), "%s", p);
+			t->failed_thisnode += strstr(gfp, "__GFP_THISNODE") != NULL;
+			continue;
+		}
+		if (hex_mask(nodes) != mask || (nid >= 0 && req != nid) ||
 		    (want_order >= 0 && order != (unsigned int)want_order) ||
-		    order > 20 ||
+		    order > 20 || (pass != 1 && pass != 2) ||
 		    got < 0 || got >= MAX_NODES ||
 		    fell != !(mask & (1UL << got))) {
 			if (!t->bad++)
@@ -524,6 +549,8 @@ static int trace_stop(struct trace_tally *t, unsigned long mask, int nid,
 		}
 		t->per_node[got]++;
 		t->fell_back[got] += fell;
+		t->pass[pass][got]++;
+		t->other_start += start != req;
 		t->pages += 1L << order;
 		t->huge += order == 9;
 	}
@@ -669,12 +696,13 @@ static void test_counters_and_trace(const char *skip)
 		result(0, skip, "mpol_pref_many_* rise by the pages placed in and outside the nodemask");
 		result(0, skip, "per-node mpol_pref_many_* match the per-node placement");
 		result(0, skip, "mempolicy:mpol_alloc reports every page with correct fields");
+		result(0, skip, "mempolicy:mpol_alloc gives each page its pass and start node");
 		return;
 	}
 	tracing = trace_start() == 0;
 	p = overflow(per_node);
 	if (tracing)
-		trace_stop(&t, mask, local_node, "preferred_many", 0);
+		trace_stop(&t, mask, local_node, "preferred_many", 0, 0);
 	read_counters(&after);
 	if (!p) {
 		result(0, NULL, "mpol_pref_many_* rise by the pages placed (no overflow mapping)");
@@ -711,6 +739,7 @@ static void test_counters_and_trace(const char *skip)
 
 	if (!tracing) {
 		result(0, "cannot enable " EVENT, "mempolicy:mpol_alloc reports every page with correct fields");
+		result(0, "cannot enable " EVENT, "mempolicy:mpol_alloc gives each page its pass and start node");
 	} else {
 		ok = !t.bad && t.events == hit + fell;
 		for (n = 0; n < nr_nodes; n++)
@@ -722,6 +751,27 @@ static void test_counters_and_trace(const char *skip)
 		diag("%ld preferred_many events, %ld with unexpected fields",
 		     t.events, t.bad);
 		result(ok, NULL, "mempolicy:mpol_alloc reports every page with correct fields");
+
+		/*
+		 * The first pass (the nodemask, no reclaim) serves the hits,
+		 * the second (all nodes) the fallbacks, both walking the
+		 * zonelist of the local node under the default "local".
+		 */
+		ok = t.events > 0 && !t.other_start;
+		for (n = 0; n < nr_nodes; n++) {
+			long want1 = n == pref_node ? per_node[n] : 0;
+			long want2 = n == pref_node ? 0 : per_node[n];
+
+			if (t.pass[1][n] != want1 || t.pass[2][n] != want2) {
+				diag("node%d: pass 1 %ld (want %ld), pass 2 %ld (want %ld)",
+				     n, t.pass[1][n], want1, t.pass[2][n], want2);
+				ok = 0;
+			}
+		}
+		diag("%ld events started elsewhere than node %d", t.other_start,
+		     local_node);
+		result(ok, NULL, "mempolicy:mpol_alloc gives each page its pass and start node (hits pass 1, fallbacks pass 2, from node %d)",
+		       local_node);
 	}
 	munmap(p, (size_t)OVERFLOW_MIB << 20);
 }
@@ -861,7 +911,7 @@ static void test_thp(void)
 		return;
 	}
 	touch(p, len, PAGE);
-	trace_stop(&t, 1UL << pref_node, local_node, "preferred_many", -1);
+	trace_stop(&t, 1UL << pref_node, local_node, "preferred_many", -1, 0);
 	read_counters(&after);
 	dh = after.global[HIT] - before.global[HIT] +
 	     after.global[FALLBACK] - before.global[FALLBACK];
@@ -938,10 +988,14 @@ out:
 	write_file(path, saved_pref);
 }
 
-/* A hugetlb MPOL_BIND fault with no page in the mask is one failure. */
+/*
+ * A hugetlb MPOL_BIND fault with no page in the mask is one failure, charged
+ * to the policy's first node (here its only one, P), not to the node of the
+ * CPU that faulted: v1 of the series charged the faulting CPU's node.
+ */
 static void test_hugetlb_bind_fail(void)
 {
-	static const char *what = "hugetlb MPOL_BIND failure is counted in pages on the faulting node";
+	static const char *what = "hugetlb MPOL_BIND failure is counted in pages on the policy's first node";
 	char path[160], saved[32] = "0";
 	struct counters before, after;
 	int status;
@@ -983,10 +1037,12 @@ static void test_hugetlb_bind_fail(void)
 		write_file(lpath, saved);
 		write_file(path, saved_pref);
 	}
-	diag("child %s %d; bind_fail +%ld (node%d +%ld)",
+	diag("child %s %d; bind_fail +%ld (node%d +%ld, local node%d +%ld)",
 	     WIFSIGNALED(status) ? "killed by signal" : "exited",
 	     WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
-	     after.global[BIND_FAIL] - before.global[BIND_FAIL], local_node,
+	     after.global[BIND_FAIL] - before.global[BIND_FAIL], pref_node,
+	     after.node[pref_node][BIND_FAIL] - before.node[pref_node][BIND_FAIL],
+	     local_node,
 	     after.node[local_node][BIND_FAIL] - before.node[local_node][BIND_FAIL]);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
 		result(0, "cannot map a hugetlb page", "%s", what);
@@ -994,7 +1050,7 @@ static void test_hugetlb_bind_fail(void)
 	}
 	result(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS &&
 	       after.global[BIND_FAIL] - before.global[BIND_FAIL] == (long)HUGE_PAGES &&
-	       after.node[local_node][BIND_FAIL] - before.node[local_node][BIND_FAIL] ==
+	       after.node[pref_node][BIND_FAIL] - before.node[pref_node][BIND_FAIL] ==
 	       (long)HUGE_PAGES, NULL, "%s", what);
 }
 
@@ -1090,7 +1146,7 @@ static void test_bulk(void)
 		syscall(SYS_set_mempolicy, 0, NULL, 0UL);
 	}
 	if (traced)
-		trace_stop(&t, mask[0], local_node, "preferred_many", -1);
+		trace_stop(&t, mask[0], local_node, "preferred_many", -1, 0);
 	counters_ok = !has_counters || !read_counters(&after);
 	stack_pages(pref_node, &on1, &all1);
 	/* let them go, then reap */
@@ -1128,6 +1184,205 @@ static void test_bulk(void)
 	result(!t.bad && dc == t.pages && t.per_node[pref_node] >= on1 - on0 && on1 > on0, NULL,
 	       "%s are counted and traced (counters +%ld = %ld traced pages, >= %ld stack pages on node %d)",
 	       what, dc, t.pages, on1 - on0, pref_node);
+}
+
+static long vm_event(const char *name)
+{
+	static char vm[1 << 16];
+
+	if (read_file("/proc/vmstat", vm, sizeof(vm)))
+		return -1;
+	return find_counter(vm, name);
+}
+
+/*
+ * (h) A THP fault under MPOL_BIND{P} that gets no huge page falls back to
+ * base pages (on P): its THP attempt is a probe, not a failure of the
+ * policy, so mpol_bind_fail must not move.  P is filled to its headroom,
+ * then the filler's pages of odd page frames are freed: P has free memory
+ * far above its watermarks (near min, the base page of a fallback could
+ * cost an OOM kill) but only the few free 2 MB blocks of the headroom.  2 MB
+ * ranges under BIND{P} are touched one page each, THP "always" and the
+ * default defrag setting (the fault's gfp mask has no direct reclaim, so no
+ * compaction): the first take what huge pages P has left, the next fall
+ * back.  Twice: from the local
+ * node, where the THP attempt walks the whole nodemask, and with P as the
+ * ranges' home node (set_mempolicy_home_node(2)), where it is the
+ * __GFP_THISNODE attempt on P.  v1 of the series counted 512 pages of
+ * mpol_bind_fail for each fallback.
+ */
+#define PROBE_RANGES	64	/* 2 MB ranges per variant, at most */
+#define PROBE_WANT	2	/* fallbacks wanted per variant */
+#define BOOST		"/proc/sys/vm/watermark_boost_factor"
+#ifndef SYS_set_mempolicy_home_node
+#define SYS_set_mempolicy_home_node 450
+#endif
+
+/* Free the pages of [p, p + len) whose page frame is odd; how many */
+static long free_odd_frames(char *p, size_t len)
+{
+	enum { CHUNK = 512 };
+	uint64_t ent[CHUNK];
+	size_t i, n = len / PAGE, done;
+	long freed = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	for (done = 0; done < n; done += CHUNK) {
+		size_t cnt = n - done < CHUNK ? n - done : CHUNK;
+		off_t off = (off_t)(((unsigned long)p / PAGE + done) * sizeof(ent[0]));
+
+		if (pread(fd, ent, cnt * sizeof(ent[0]), off) != (ssize_t)(cnt * sizeof(ent[0])))
+			break;
+		for (i = 0; i < cnt; i++) {
+			uint64_t pfn = ent[i] & ((1ULL << 55) - 1);
+
+			/* present, and a frame number (0 without CAP_SYS_ADMIN) */
+			if (!(ent[i] >> 63) || !pfn || !(pfn & 1))
+				continue;
+			if (!madvise(p + (done + i) * PAGE, PAGE, MADV_DONTNEED))
+				freed++;
+		}
+	}
+	close(fd);
+	return freed;
+}
+
+static void test_bind_thp_probe(const char *skip)
+{
+	static const char *what = "a BIND THP fault that falls back to base pages adds no mpol_bind_fail";
+	static const char *twhat = "mempolicy:mpol_alloc reports the BIND THP probes, the home-node one as pass 1 with __GFP_THISNODE";
+	char buf[128], thp_saved[16] = "", boost_saved[32] = "";
+	struct counters before, after;
+	struct trace_tally t;
+	struct fill fill = { NULL, 0 };
+	unsigned long mask[MAX_NODES / 64 + 1] = { 0 };
+	size_t len = PROBE_RANGES * HUGE;
+	char *raw[2] = { NULL, NULL };
+	long fb0, fb[2] = { 0, 0 }, df, off_p = 0, thps = 0, freed;
+	int v, i, tracing = 0, homes = 0, ok;
+	char *b;
+
+	if (!skip && !has_counters)
+		skip = "kernel has no mpol_* counters";
+	if (!skip && (read_file(THP_ENABLED, buf, sizeof(buf)) || vm_event("thp_fault_fallback") < 0))
+		skip = "no THP";
+	if (skip) {
+		result(0, skip, "%s", what);
+		result(0, skip, "%s", twhat);
+		return;
+	}
+	b = strchr(buf, '[');
+	snprintf(thp_saved, sizeof(thp_saved), "%.*s",
+		 b ? (int)strcspn(b + 1, "]") : 0, b ? b + 1 : "");
+	/*
+	 * "always" raises min_free_kbytes (khugepaged's recommended value),
+	 * and with it every watermark: set it before the fill, which leaves
+	 * its headroom above them (the filler's MADV_NOHUGEPAGE keeps it to
+	 * base pages).
+	 */
+	write_file(THP_ENABLED, "always");
+	/* a boosted watermark would move min under the last base pages */
+	if (!read_file(BOOST, boost_saved, sizeof(boost_saved)))
+		write_file(BOOST, "0");
+	if (fill_pref_node(&fill)) {
+		skip = "cannot fill the preferred node";
+		goto out;
+	}
+	/*
+	 * Every filler page of an odd page frame freed again: P gets free
+	 * memory, hundreds of MiB above its watermarks, in blocks that cannot
+	 * merge into a 2 MB one (each keeps its even frames).
+	 */
+	freed = free_odd_frames(fill.p, fill.len);
+	diag("bind probe: freed %ld filler pages of odd frames", freed);
+	show_zones(pref_node);
+	if (freed < 1024) {
+		skip = "cannot read /proc/self/pagemap";
+		goto out;
+	}
+	mask[pref_node / 64] |= 1UL << (pref_node % 64);
+	for (v = 0; v < 2; v++) {
+		raw[v] = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (raw[v] == MAP_FAILED) {
+			raw[v] = NULL;
+			skip = "cannot map";
+			goto out;
+		}
+	}
+	read_counters(&before);
+	tracing = trace_start() == 0;
+	for (v = 0; v < 2; v++) {
+		char *p = (char *)(((unsigned long)raw[v] + HUGE - 1) & ~(HUGE - 1));
+
+		if (sys_mbind(p, len, MPOL_BIND, mask)) {
+			skip = "mbind failed";
+			goto out;
+		}
+		if (v == 1) {
+			if (syscall(SYS_set_mempolicy_home_node, (unsigned long)p,
+				    len, (unsigned long)pref_node, 0UL))
+				diag("set_mempolicy_home_node: %s", strerror(errno));
+			else
+				homes = 1;
+		}
+		fb0 = vm_event("thp_fault_fallback");
+		for (i = 0; i < PROBE_RANGES && fb[v] < PROBE_WANT; i++) {
+			((volatile char *)p)[i * HUGE] = 1;
+			off_p += page_node(p + i * HUGE) != pref_node;
+			fb[v] = vm_event("thp_fault_fallback") - fb0;
+		}
+		thps += i - fb[v];
+	}
+	if (tracing)
+		trace_stop(&t, mask[0], -1, "bind", -1, 1);
+	read_counters(&after);
+	df = after.global[BIND_FAIL] - before.global[BIND_FAIL];
+	diag("bind probe: %ld THPs, then %ld + %ld THP fault fallbacks (home node %s), %ld first pages off node %d, bind_fail +%ld (node%d +%ld)",
+	     thps, fb[0], fb[1], homes ? "set" : "not set", off_p, pref_node, df,
+	     pref_node, after.node[pref_node][BIND_FAIL] - before.node[pref_node][BIND_FAIL]);
+	show_zones(pref_node);
+	if (fb[0] < PROBE_WANT || fb[1] < PROBE_WANT) {
+		skip = "the THP faults did not fall back";
+		goto out;
+	}
+	ok = df == 0 && !off_p;
+	for (i = 0; i < nr_nodes; i++)
+		if (after.node[i][BIND_FAIL] != before.node[i][BIND_FAIL])
+			ok = 0;
+	result(ok, NULL, "%s (%ld fallbacks, bind_fail +%ld)", what,
+	       fb[0] + fb[1], df);
+	if (!tracing) {
+		result(0, "cannot enable " EVENT, "%s", twhat);
+	} else {
+		diag("bind probe: %ld bind events, %ld failed (%ld with __GFP_THISNODE), %ld bad%s%s%s%s",
+		     t.events, t.failed, t.failed_thisnode, t.bad,
+		     t.failed ? "; first failure: " : "", t.failed ? t.fail_line : "",
+		     t.bad ? "; bad: " : "", t.bad ? t.bad_line : "");
+		result(!t.bad && t.failed >= fb[0] + fb[1] &&
+		       t.failed_thisnode >= (homes ? fb[1] : 0), NULL,
+		       "%s (%ld failed events, %ld THISNODE)", twhat, t.failed,
+		       t.failed_thisnode);
+	}
+	skip = NULL;
+out:
+	if (skip) {
+		if (tracing)
+			trace_stop(&t, mask[0], -1, "bind", -1, 1);
+		result(0, skip, "%s", what);
+		result(0, skip, "%s", twhat);
+	}
+	for (v = 0; v < 2; v++)
+		if (raw[v])
+			munmap(raw[v], len + HUGE);
+	if (fill.p)
+		munmap(fill.p, fill.len);
+	if (thp_saved[0])
+		write_file(THP_ENABLED, thp_saved);
+	if (boost_saved[0])
+		write_file(BOOST, boost_saved);
 }
 
 int main(int argc, char **argv)
@@ -1188,7 +1443,7 @@ int main(int argc, char **argv)
 	if (skip) {
 		result(0, skip, "a PREFERRED_MANY THP adds 512 pages, one order-9 event");
 		result(0, skip, "hugetlb PREFERRED_MANY hit and fallback are counted in pages");
-		result(0, skip, "hugetlb MPOL_BIND failure is counted in pages on the faulting node");
+		result(0, skip, "hugetlb MPOL_BIND failure is counted in pages on the policy's first node");
 		result(0, skip, "bulk path: kernel stacks of PREFERRED_MANY clones land on the node");
 		result(0, skip, "bulk path: kernel stacks of PREFERRED_MANY clones are counted and traced");
 	} else {
@@ -1197,6 +1452,7 @@ int main(int argc, char **argv)
 		test_hugetlb_bind_fail();
 		test_bulk();
 	}
+	test_bind_thp_probe(skip);
 
 	printf("TAP 1..%d\n", nr_tests);
 	return nr_failed ? 1 : 0;

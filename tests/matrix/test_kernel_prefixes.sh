@@ -38,6 +38,7 @@ checks=(
 	"mpol_pref_many_* rise by the pages placed|counters"
 	"per-node mpol_pref_many_* match the per-node placement|counters"
 	"mempolicy:mpol_alloc reports every page|trace"
+	"mempolicy:mpol_alloc gives each page its pass and start node|trace"
 	"local (default): overflow|-"
 	"nearest: overflow|sysctl"
 	"tier: overflow|sysctl"
@@ -47,6 +48,8 @@ checks=(
 	"hugetlb MPOL_BIND failure is counted|hugetlb"
 	"bulk path: kernel stacks of PREFERRED_MANY clones land on node|-"
 	"bulk path: kernel stacks of PREFERRED_MANY clones are counted and traced|trace"
+	"a BIND THP fault that falls back to base pages adds no mpol_bind_fail|counters"
+	"mempolicy:mpol_alloc reports the BIND THP probes|trace"
 )
 
 have=" "
