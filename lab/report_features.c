@@ -140,11 +140,6 @@ void sec_features(struct doc *d, struct run *r)
 	doc_heading(d, 2, "features", "Home node, page migration and interleave weights");
 	doc_para(d, NULL, "bench features, with free nodes and 4 KiB pages, pinned to CPU 0 "
 		      "(bench/README.md, \"features\").");
-	for (char *line = b.s, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		doc_para(d, NULL, line);
-	}
+	doc_paras(d, b.s);
 	sb_free(&b);
 }

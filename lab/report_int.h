@@ -275,6 +275,8 @@ void doc_text(struct doc *d, const char *s);
 void doc_marked(struct doc *d, const char *s);	/* **bold** is the only markup */
 void doc_heading(struct doc *d, int level, const char *id, const char *text);
 void doc_para(struct doc *d, const char *cls, const char *marked);
+/* One paragraph per line of @text (which it cuts at its newlines). */
+void doc_paras(struct doc *d, char *text);
 void doc_table_start(struct doc *d, const char *const *cols, size_t n);
 void doc_row_start(struct doc *d);
 void doc_cell(struct doc *d, const char *text);

@@ -110,12 +110,7 @@ void sec_fill_levels(struct doc *d, struct run *r)
 		      "level_free_mib_node<N>), then wrote a probe of at most 1 MiB under each "
 		      "policy. The memory that holds them cannot be reclaimed (anonymous, no "
 		      "swap): this is full memory, not memory the kernel could free.");
-	for (char *line = b.s, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		doc_para(d, NULL, line);
-	}
+	doc_paras(d, b.s);
 	level_sets(r, &sets);
 	doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t s = 0; s < sets.n; s++)

@@ -93,6 +93,16 @@ void doc_table_start(struct doc *d, const char *const *cols, size_t n)
 	sb_puts(&d->md, "\n");
 }
 
+void doc_paras(struct doc *d, char *text)
+{
+	for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		doc_para(d, NULL, line);
+	}
+}
+
 void doc_row_start(struct doc *d)
 {
 	sb_puts(&d->html, "<tr>");
@@ -890,12 +900,7 @@ static void sec_single_node(struct doc *d, struct run *r)
 	doc_para(d, NULL, "The node alone, held full; the same allocation past its free memory "
 		      "under each policy, from the same CPU (one whose node is not the nearest "
 		      "to the preferred node).");
-	for (char *line = b.s, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		doc_para(d, NULL, line);
-	}
+	doc_paras(d, b.s);
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!strcmp(r->rows[i].f[COL_BOOT_STATUS], "ok") && !strcmp(r->rows[i].f[COL_BENCH], "single-node"))
 			sl_add(&sets, r->rows[i].f[COL_NODES]);
