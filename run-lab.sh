@@ -278,7 +278,7 @@ new_run() {
 	meta_init "$@"
 }
 
-# meta.json has one writer, `labtool meta` (its keys: lab/meta.h): init as
+# meta.json has one writer, `labtool meta` (its keys: lab/rundir/meta.h): init as
 # the run starts, end (below) as it ends.
 # kernel_meta: the kernel's and the accelerator's keys once known (NUL-separated);
 # a plan's run starts before either, and its final step adds them.
@@ -344,7 +344,7 @@ kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
 
 qemu_version=$(qemu-system-x86_64 --version | head -n 1)
 # qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL MEMTIMING-FILE -> the array qemu,
-# the whole command as labtool builds it (lab/qemu.c)
+# the whole command as labtool builds it (lab/boot/qemu.c)
 qemu_cmd() {
 	local f args=(--kernel "$2" --initrd "$3" --console "$4" --channel "$5" --accel "$6" --clock "$clock")
 	[ "$no_prealloc" = 0 ] || args+=(--no-prealloc)

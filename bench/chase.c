@@ -14,7 +14,7 @@
  * bound node) and, before it, a MEMPROBE line per address probe (a load
  * preceded by the probe marker) with the guest-physical address
  * /proc/self/pagemap gives for it.  Host-side, labtool collect checks
- * both (lab/memtiming.c).  Without the plugin the markers are NOPs and
+ * both (plugin/memtiming.c).  Without the plugin the markers are NOPs and
  * the rows are the placement only.
  *
  * Rows (policy bind, pagesize 4k, scenario chase, nodes node:N): loads,

@@ -139,7 +139,7 @@ else
 	echo "FAIL --resume: kept boot's guest view: exit $rc_same matching, $rc_diff differing (want 0, 1)"
 	sed 's/^/    /' "$tmp/resume.err" | tail -n 5; fail=1
 fi
-# meta.json's one writer (labtool meta, lab/meta.h): the resume completed the
+# meta.json's one writer (labtool meta, lab/rundir/meta.h): the resume completed the
 # fixture's jq-era file, keeping its start and adding the format and the end.
 meta() { build/host/labtool meta get "$res" "$1" 2>/dev/null; }
 if [ "$(meta meta_format)" = 1 ] && [ "$(meta start)" = 2026-12-02T21:54:45+00:00 ] &&

@@ -149,7 +149,7 @@ check "wall clock: bind 4k/free's mode shares beside its latency table" \
 	grep -qF '|4k |free |bind pmem:1 |8192 (2 histograms) |2 modes: 76 % near 10.5 µs, 24 % near 16.9 µs |' "$RUN/report.md"
 check "wall clock: mode shares in report.html too" \
 	grep -qF '<td>4k</td><td>free</td><td>preferred pmem:1</td><td>8192 (2 histograms)</td><td>2 modes: 12 % near 10.5 µs, 88 % near 16.9 µs</td>' "$RUN/report.html"
-check "wall clock: the rule is said" grep -qF 'valley below half the smaller peak (lab/modes.h)' "$RUN/report.md"
+check "wall clock: the rule is said" grep -qF 'valley below half the smaller peak (lab/report/modes.h)' "$RUN/report.md"
 check "wall clock: a unimodal case has no modes row (weighted-interleave 4k/free)" \
 	sh -c "! grep -qF '|4k |free |weighted-interleave pmem:1 |8192' '$RUN/report.md'"
 # meta.json saying clock wall (runs since --clock) gives the same
@@ -237,7 +237,7 @@ check "cache: the section states the share it assumed" \
 
 # --- #21: the access cost counted by the emulator (--memory-timing count) ---
 check "no memory timing: no counted access section" sh -c "! grep -q 'Access cost counted' '$RUN/report.md'"
-# the fill run with the rows lab/accounting.c writes for two fill curves:
+# the fill run with the rows lab/boot/accounting.c writes for two fill curves:
 # bind's misses all on node 1, preferred's as its pages (82.33 % node 1);
 # every other case of the run has no phase (an old guest's run)
 COUNT=$TMP/count/dram-pmem-20261202-215445
@@ -338,7 +338,7 @@ rc=$?
 check "summary_format 3: exit 65 (got $rc), one line naming it, nothing written" sh -c \
 	"test $rc -eq 65 && test \$(wc -l <'$TMP/err') -eq 1 && grep -qF 'meta.json: summary_format: '\\''3'\\'' is not 1 to 2' '$TMP/err' && ! ls -a '$NEWER' | grep -q -e report -e plots"
 
-# --- a meta.json of a newer meta_format (lab/meta.h) is refused by report and compare ---
+# --- a meta.json of a newer meta_format (lab/rundir/meta.h) is refused by report and compare ---
 NEWMETA=$TMP/newmeta/dram-pmem-20261202-215445
 mkdir -p "$TMP/newmeta" && cp -r "$FIXTURE" "$NEWMETA"
 sed -i 's/^{$/{\n  "meta_format": 99,/' "$NEWMETA/meta.json"

@@ -102,7 +102,7 @@ TEST(row_curve_point)
 }
 
 
-/* A row collect stores is a row the report reads (lab/rowvalue.h). */
+/* A row collect stores is a row the report reads (lab/lib/rowvalue.h). */
 TEST(row_rejects_what_summary_csv_cannot_hold)
 {
 	char slash[] = "bench=b metric=m value=1/2";

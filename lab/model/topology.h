@@ -93,9 +93,6 @@ int topo_load_limit(const char *path, uint64_t max_mem, struct topo *t, FILE *er
 int topo_load_buffer(const char *name, const char *data, size_t len,
 		     uint64_t max_mem, struct topo *t, FILE *err);
 
-/* Tests only: the Nth allocation of the parser fails (0: none does). */
-extern unsigned long topo_fail_alloc_at;
-
 /* "1G", "512M", "64K", "4096"; binary units.  0 ok, -1 invalid. */
 int topo_parse_size(const char *s, uint64_t *out);
 /* Writes the size in its largest exact binary unit ("1G", "384M"). */
@@ -112,6 +109,6 @@ const struct topo_perf *topo_node_perf(const struct topo *t, int node);
 int topo_expected_tier(const struct topo *t, int node);
 uint64_t topo_total_mem(const struct topo *t);
 
-/* The QEMU command line built from a machine: lab/qemu.h. */
+/* The QEMU command line built from a machine: lab/boot/qemu.h. */
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The report's access cost counted by the emulator (--memory-timing count;
- * README, "Memory timing"): each case's phase rows (lab/accounting.c) --
+ * README, "Memory timing"): each case's phase rows (lab/boot/accounting.c) --
  * LLC misses per node, priced at the HMAT read latency of their node --
  * beside the placement-only model (report_model.c: after the fill; bench
  * model: its own case with nothing full), each workload's counted cost per

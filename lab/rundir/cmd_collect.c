@@ -13,7 +13,7 @@
  *
  * With --memory-timing count --topology-file TOPOLOGY.yaml, the plugin's
  * report raw/memtiming-BOOT.txt becomes rows and checks as well
- * (lab/accounting.c); a malformed report is a failed check naming its line.
+ * (lab/boot/accounting.c); a malformed report is a failed check naming its line.
  *
  * Exit: 0 all well; 1 the boot ran but a step or check failed; 3 the boot
  * itself failed (panic, timeout, truncated, corrupt); 64/66/74 usage/input/IO.

@@ -2,7 +2,7 @@
 /*
  * meta.json in memory, as text and from its flattened keys: the one model
  * behind its writer (`labtool meta`, cmd_meta.c) and its readers (the
- * report and compare, through report_run.c).  The keys are lab/meta.h's.
+ * report and compare, through report_run.c).  The keys are lab/rundir/meta.h's.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -121,7 +121,7 @@ int meta_set(struct meta *m, const char *assignment, bool self_ok, char *err, si
 	name = xasprintf("%.*s", (int)(eq - assignment), assignment);
 	k = meta_key_lookup(name);
 	if (k < 0)
-		snprintf(err, errlen, "'%s': not a meta.json key (lab/meta.h)", name);
+		snprintf(err, errlen, "'%s': not a meta.json key (lab/rundir/meta.h)", name);
 	else if (meta_keys[k].type == META_TOPOLOGIES)
 		snprintf(err, errlen, "%s: give each file as --topology FILE", name);
 	else if (meta_keys[k].self && !self_ok)
@@ -200,7 +200,7 @@ int meta_from_kv(const struct kvlist *kv, const char *name, bool strict, struct 
 		if (k < 0 || meta_keys[k].type == META_TOPOLOGIES) {
 			if (!strict)
 				continue;
-			snprintf(err, errlen, "%s: '%s': not a meta.json key of format %d (lab/meta.h)",
+			snprintf(err, errlen, "%s: '%s': not a meta.json key of format %d (lab/rundir/meta.h)",
 				 name, key, META_FORMAT);
 			return -1;
 		}

@@ -4,7 +4,7 @@
  *                   --accel tcg|kvm --clock icount|wall [--no-prealloc]
  *                   [--memory-timing-out F --plugin SO --qemu-version LINE]
  *
- * Prints a boot's whole QEMU command line (lab/qemu.c), each word ended by
+ * Prints a boot's whole QEMU command line (lab/boot/qemu.c), each word ended by
  * a NUL, for run-lab.sh (`mapfile -d ''`).  --no-prealloc leaves guest
  * memory to be allocated as the guest touches it (make bench-lab shows what
  * preallocation buys).  With --memory-timing-out, the memory-timing plugin

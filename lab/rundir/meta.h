@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * meta.json, a run's provenance: every key is named once, here (as
- * bench/benches.h names the benchmarks).  `labtool meta` (lab/meta.c) is the
+ * bench/benches.h names the benchmarks).  `labtool meta` (lab/rundir/meta.c) is the
  * file's one writer; the report and compare read it through the same list
  * (run_meta(r, META_<key>)), so a key that is read is a key that is written,
  * and a misspelt key does not compile.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Topology files: YAML (libyaml events) -> a small tree that keeps every
- * value's line and column -> the machine model, validated field by field.
+ * Topology files: the YAML tree (yamltree.h, with every value's line and
+ * column) -> the machine model, validated field by field.
  *
  * Every problem is one "FILE:LINE:COL: path: message" line and all of them
  * are reported, not only the first; the checks that need valid node ids are
@@ -13,10 +13,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 #include "commands.h"
 #include "topology.h"
+#include "yamltree.h"
 
 const char *const topo_kind_names[TOPO_KIND_NR] = {
 #define X(k) #k,
@@ -29,599 +29,8 @@ const char *const topo_policy_names[3] = { "none", "write-back", "write-through"
 #define MIB (1ULL << 20)
 #define SECTION (128 * MIB)	/* x86-64 memory section: node granularity */
 #define HUGEPAGE (2 * MIB)
-#define MAX_YNODES 20000	/* a topology has a few hundred values */
-#define MAX_DEPTH 32
-#define MAX_ERRORS 50
 #define MAX_LATENCY_NS 1000000U
 #define MAX_BANDWIDTH_MBPS 10000000U
-
-/* ---- a YAML tree with marks ------------------------------------------ */
-
-enum ytype { Y_SCALAR, Y_SEQ, Y_MAP };
-
-struct ynode {
-	enum ytype type;
-	int line, col;		/* 1-based */
-	char *str;		/* scalar value, NUL-terminated */
-	bool plain;		/* unquoted scalar: numbers and null live here */
-	struct ynode **item;	/* seq: items; map: key, value, key, value... */
-	size_t n, cap;
-};
-
-struct ctx {
-	const char *file;
-	FILE *err;
-	int nerr;
-	size_t nynodes;
-	struct ynode **all;	/* every node, to free them */
-	size_t nall, capall;
-	bool oom;		/* an allocation failed: not the file's fault */
-};
-
-unsigned long topo_fail_alloc_at;
-static unsigned long topo_nalloc;
-
-/*
- * The parser's own allocations.  topo_fail_alloc_at = N (tests only) makes
- * the Nth of them fail, so that every out-of-memory path can be walked.
- */
-static bool alloc_fails(void)
-{
-	return topo_fail_alloc_at && ++topo_nalloc == topo_fail_alloc_at;
-}
-
-static void *tcalloc(size_t n, size_t size)
-{
-	return alloc_fails() ? NULL : calloc(n, size);
-}
-
-static void *trealloc(void *p, size_t n)
-{
-	return alloc_fails() ? NULL : realloc(p, n);
-}
-
-static void verr(struct ctx *c, int line, int col, const char *path,
-		 const char *fmt, va_list ap)
-{
-	c->nerr++;
-	if (c->nerr > MAX_ERRORS)
-		return;
-	if (c->nerr == MAX_ERRORS) {
-		fprintf(c->err, "%s:%d:%d: %s: too many errors, stopping here\n",
-			c->file, line, col, path);
-		return;
-	}
-	fprintf(c->err, "%s:%d:%d: %s: ", c->file, line, col, path);
-	vfprintf(c->err, fmt, ap);
-	fputc('\n', c->err);
-}
-
-__attribute__((format(printf, 4, 5)))
-static void err_at(struct ctx *c, const struct ynode *at, const char *path,
-		   const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(c, at ? at->line : 1, at ? at->col : 1, path, fmt, ap);
-	va_end(ap);
-}
-
-__attribute__((format(printf, 5, 6)))
-static void err_lc(struct ctx *c, int line, int col, const char *path,
-		   const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(c, line, col, path, fmt, ap);
-	va_end(ap);
-}
-
-/*
- * A user string as it may appear in a message: quoted, bounded, printable.
- * Each character takes 1 byte or 4 (\xNN); 4 more are kept for the "..",
- * the closing quote and the NUL.
- */
-static const char *shown(const char *s, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	if (len < 8) {
-		if (len)
-			buf[0] = 0;
-		return buf;
-	}
-	buf[o++] = '\'';
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		bool plain = ch >= 0x20 && ch < 0x7f && ch != '\'' && ch != '\\';
-
-		if (o + (plain ? 1 : 4) + 4 > len)
-			break;
-		if (plain)
-			buf[o++] = (char)ch;
-		else
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", ch);
-	}
-	if (*s) {
-		buf[o++] = '.';
-		buf[o++] = '.';
-	}
-	buf[o++] = '\'';
-	buf[o] = 0;
-	return buf;
-}
-#define SHOWN(s) shown((s), (char[48]){ 0 }, 48)
-
-static struct ynode *ynew(struct ctx *c, enum ytype type, const yaml_mark_t *m)
-{
-	struct ynode *y;
-
-	if (c->nynodes >= MAX_YNODES)
-		return NULL;
-	if (c->nall == c->capall) {
-		size_t cap = c->capall ? 2 * c->capall : 64;
-		struct ynode **p = trealloc(c->all, cap * sizeof(*p));
-
-		if (!p) {
-			c->oom = true;
-			return NULL;
-		}
-		c->all = p;
-		c->capall = cap;
-	}
-	y = tcalloc(1, sizeof(*y));
-	if (!y) {
-		c->oom = true;
-		return NULL;
-	}
-	y->type = type;
-	y->line = (int)m->line + 1;
-	y->col = (int)m->column + 1;
-	c->all[c->nall++] = y;
-	c->nynodes++;
-	return y;
-}
-
-static int yappend(struct ynode *parent, struct ynode *child)
-{
-	if (parent->n == parent->cap) {
-		size_t cap = parent->cap ? 2 * parent->cap : 8;
-		struct ynode **p = trealloc(parent->item, cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		parent->item = p;
-		parent->cap = cap;
-	}
-	parent->item[parent->n++] = child;
-	return 0;
-}
-
-static void yfree_all(struct ctx *c)
-{
-	for (size_t i = 0; i < c->nall; i++) {
-		free(c->all[i]->str);
-		free(c->all[i]->item);
-		free(c->all[i]);
-	}
-	free(c->all);
-	c->all = NULL;
-	c->nall = c->capall = 0;
-}
-
-/*
- * Builds the tree of the single document.  Returns the root, or NULL with
- * the problem reported (syntax error, empty file, several documents,
- * aliases, resource limits).
- */
-static struct ynode *yload(struct ctx *c, const char *data, size_t len)
-{
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	struct ynode *stack[MAX_DEPTH], *root = NULL;
-	int depth = 0, ndocs = 0;
-	bool done = false, failed = false;
-
-	if (!yaml_parser_initialize(&parser)) {
-		c->oom = true;
-		err_lc(c, 1, 1, "topology", "out of memory");
-		return NULL;
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-	while (!done && !failed) {
-		struct ynode *y = NULL;
-
-		if (!yaml_parser_parse(&parser, &ev)) {
-			const yaml_mark_t *m = &parser.problem_mark;
-
-			if (parser.context)
-				err_lc(c, (int)m->line + 1, (int)m->column + 1,
-				       "syntax", "%s %s (line %d)", parser.problem,
-				       parser.context,
-				       (int)parser.context_mark.line + 1);
-			else
-				err_lc(c, (int)m->line + 1, (int)m->column + 1,
-				       "syntax", "%s",
-				       parser.problem ? parser.problem : "invalid YAML");
-			failed = true;
-			break;
-		}
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++ndocs > 1) {
-				err_lc(c, (int)ev.start_mark.line + 1,
-				       (int)ev.start_mark.column + 1, "topology",
-				       "only one YAML document is allowed");
-				failed = true;
-			}
-			break;
-		case YAML_ALIAS_EVENT:
-			err_lc(c, (int)ev.start_mark.line + 1,
-			       (int)ev.start_mark.column + 1, "topology",
-			       "YAML aliases (*name) are not allowed");
-			failed = true;
-			break;
-		case YAML_SCALAR_EVENT:
-			y = ynew(c, Y_SCALAR, &ev.start_mark);
-			if (y) {
-				y->str = alloc_fails() ? NULL :
-					 strndup((const char *)ev.data.scalar.value,
-						 ev.data.scalar.length);
-				y->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-				if (!y->str)
-					y = NULL, c->oom = true;
-				/* embedded NULs would hide the rest of the value */
-				else if (strlen(y->str) != ev.data.scalar.length)
-					y->plain = false, y->str[0] = '\x01';
-			}
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			y = ynew(c, ev.type == YAML_SEQUENCE_START_EVENT ? Y_SEQ : Y_MAP,
-				 &ev.start_mark);
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		default:
-			break;
-		}
-		if (!failed && (ev.type == YAML_SCALAR_EVENT ||
-				ev.type == YAML_SEQUENCE_START_EVENT ||
-				ev.type == YAML_MAPPING_START_EVENT)) {
-			if (!y && c->oom) {
-				err_lc(c, (int)ev.start_mark.line + 1,
-				       (int)ev.start_mark.column + 1, "topology", "out of memory");
-				failed = true;
-			} else if (!y) {
-				err_lc(c, (int)ev.start_mark.line + 1,
-				       (int)ev.start_mark.column + 1, "topology",
-				       "too large (more than %d values)", MAX_YNODES);
-				failed = true;
-			} else if (depth > 0 && yappend(stack[depth - 1], y)) {
-				c->oom = true;
-				err_lc(c, y->line, y->col, "topology", "out of memory");
-				failed = true;
-			} else {
-				if (depth == 0)
-					root = y;
-				if (y->type != Y_SCALAR) {
-					if (depth >= MAX_DEPTH) {
-						err_lc(c, y->line, y->col, "topology",
-						       "nested more than %d levels deep",
-						       MAX_DEPTH);
-						failed = true;
-					} else {
-						stack[depth++] = y;
-					}
-				}
-			}
-		}
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&parser);
-	if (failed)
-		return NULL;
-	if (!root) {
-		err_lc(c, 1, 1, "topology", "file is empty");
-		return NULL;
-	}
-	return root;
-}
-
-/* ---- typed access to values ------------------------------------------ */
-
-static const char *type_name(const struct ynode *y)
-{
-	if (y->type == Y_SEQ)
-		return "a list";
-	if (y->type == Y_MAP)
-		return "a mapping";
-	return y->plain ? "a scalar" : "a quoted string";
-}
-
-static bool is_null(const struct ynode *y)
-{
-	return y->type == Y_SCALAR && y->plain &&
-	       (!y->str[0] || !strcmp(y->str, "~") || !strcmp(y->str, "null"));
-}
-
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[32];
-
-	if (la >= 32 || lb >= 32)
-		return 99;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/* The closest of names to s, if it is close enough to be a typo. */
-static const char *did_you_mean(const char *s, const char *const *names, size_t n)
-{
-	const char *best = NULL;
-	size_t bestd = 3;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t d;
-
-		if (!names[i])
-			continue;
-		d = edit_distance(s, names[i]);
-		if (d < bestd || (d == bestd && !best && d <= strlen(names[i]) / 3)) {
-			if (d < 3 && d <= (strlen(names[i]) + 1) / 2) {
-				best = names[i];
-				bestd = d;
-			}
-		}
-	}
-	return best;
-}
-
-static size_t nnames(const char *const *names)
-{
-	size_t n = 0;
-
-	while (names[n])
-		n++;
-	return n;
-}
-
-static bool safe_name(const char *s)
-{
-	if (!*s || *s == '.' || *s == '-')
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
-			return false;
-	return true;
-}
-
-/* Free text that still cannot be mistaken for shell or markup. */
-static bool safe_text(const char *s)
-{
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr(" ._,:()/+%=@-", *s)))
-			return false;
-	return true;
-}
-
-/*
- * Checks a mapping's keys: plain scalars, known, each once.  Returns false
- * (and reports) if y is not a mapping at all.
- */
-static bool check_map(struct ctx *c, const struct ynode *y, const char *path,
-		      const char *const *keys)
-{
-	char kp[160];
-
-	if (y->type != Y_MAP) {
-		err_at(c, y, path, "must be a mapping, got %s", type_name(y));
-		return false;
-	}
-	for (size_t i = 0; i + 1 < y->n; i += 2) {
-		const struct ynode *k = y->item[i];
-		bool known = false;
-
-		if (k->type != Y_SCALAR) {
-			err_at(c, k, path, "keys must be plain words, got %s",
-			       type_name(k));
-			continue;
-		}
-		for (size_t j = 0; keys[j]; j++)
-			known |= !strcmp(k->str, keys[j]);
-		snprintf(kp, sizeof(kp), "%s%s%s", path, *path ? "." : "", k->str);
-		if (!known) {
-			const char *sug = did_you_mean(k->str, keys, nnames(keys));
-
-			if (strlen(k->str) > 40 || !safe_name(k->str))
-				snprintf(kp, sizeof(kp), "%s", *path ? path : "topology");
-			if (sug)
-				err_at(c, k, kp, "unknown key %s (did you mean '%s'?)",
-				       SHOWN(k->str), sug);
-			else
-				err_at(c, k, kp, "unknown key %s", SHOWN(k->str));
-			continue;
-		}
-		for (size_t j = 0; j < i; j += 2) {
-			const struct ynode *o = y->item[j];
-
-			if (o->type == Y_SCALAR && !strcmp(o->str, k->str)) {
-				err_at(c, k, kp, "duplicate key (first at line %d)",
-				       o->line);
-				break;
-			}
-		}
-	}
-	return true;
-}
-
-/* Where key stands in the mapping y, or -1. */
-static long map_index(const struct ynode *y, const char *key)
-{
-	if (!y || y->type != Y_MAP)
-		return -1;
-	for (size_t i = 0; i + 1 < y->n; i += 2)
-		if (y->item[i]->type == Y_SCALAR && !strcmp(y->item[i]->str, key))
-			return (long)i;
-	return -1;
-}
-
-/* The key node, for marks of "present but empty" values. */
-static const struct ynode *map_key(const struct ynode *y, const char *key)
-{
-	long i = map_index(y, key);
-
-	return i < 0 ? NULL : y->item[i];
-}
-
-/* The value of key, NULL when absent or null. */
-static const struct ynode *map_get(const struct ynode *y, const char *key)
-{
-	long i = map_index(y, key);
-
-	return i < 0 || is_null(y->item[i + 1]) ? NULL : y->item[i + 1];
-}
-
-/*
- * Joins a path.  The schema bounds the depth and the key names, so 160
- * bytes fit; a longer path would be cut, never overflow.
- */
-__attribute__((format(printf, 3, 4)))
-static void pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vsnprintf(buf, len, fmt, ap) < 0 && len)
-		buf[0] = 0;
-	va_end(ap);
-}
-#define PATH(buf, ...) pathf((buf), sizeof(buf), __VA_ARGS__)
-
-static const struct ynode *require(struct ctx *c, const struct ynode *map,
-				   const char *path, const char *key)
-{
-	const struct ynode *v = map_get(map, key);
-	char p[160];
-
-	if (!v) {
-		const struct ynode *k = map_key(map, key);
-
-		PATH(p, "%s%s%s", path, *path ? "." : "", key);
-		err_at(c, k ? k : map, p, k ? "must not be empty" :
-		       "missing required field");
-	}
-	return v;
-}
-
-/* Strict unsigned decimal: digits only, no sign, no spaces, no overflow. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-static bool get_int(struct ctx *c, const struct ynode *y, const char *path,
-		    uint64_t min, uint64_t max, const char *what, uint64_t *out)
-{
-	uint64_t v;
-
-	if (y->type != Y_SCALAR || !y->plain) {
-		err_at(c, y, path, "must be %s, got %s", what, type_name(y));
-		return false;
-	}
-	if (y->str[0] == '-' && !parse_u64(y->str + 1, &v)) {
-		if (min == 1)
-			err_at(c, y, path, "must be > 0");
-		else
-			err_at(c, y, path, "must be >= %llu", (unsigned long long)min);
-		return false;
-	}
-	if (parse_u64(y->str, &v)) {
-		err_at(c, y, path, "must be %s, got %s", what, SHOWN(y->str));
-		return false;
-	}
-	if (v < min) {
-		if (min == 1)
-			err_at(c, y, path, "must be > 0");
-		else
-			err_at(c, y, path, "must be >= %llu", (unsigned long long)min);
-		return false;
-	}
-	if (v > max) {
-		err_at(c, y, path, "must be <= %llu", (unsigned long long)max);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-static bool get_enum(struct ctx *c, const struct ynode *y, const char *path,
-		     const char *const *names, size_t n, int *out)
-{
-	const char *sug;
-
-	if (y->type != Y_SCALAR) {
-		err_at(c, y, path, "must be one of the names below, got %s",
-		       type_name(y));
-		return false;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(y->str, names[i])) {
-			*out = (int)i;
-			return true;
-		}
-	sug = did_you_mean(y->str, names, n);
-	{
-		char list[96] = "";
-		size_t o = 0;
-
-		for (size_t i = 0; i < n && o < sizeof(list); i++)
-			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s",
-					      i ? ", " : "", names[i]);
-		if (sug)
-			err_at(c, y, path, "unknown value %s (did you mean '%s'?)",
-			       SHOWN(y->str), sug);
-		else
-			err_at(c, y, path, "unknown value %s (one of: %s)",
-			       SHOWN(y->str), list);
-	}
-	return false;
-}
 
 int topo_parse_size(const char *s, uint64_t *out)
 {
@@ -694,16 +103,16 @@ void topo_format_cpus(uint64_t cpus, char *buf, size_t len)
 	}
 }
 
-static bool get_size(struct ctx *c, const struct ynode *y, const char *path,
+static bool get_size(struct yctx *c, const struct ynode *y, const char *path,
 		     uint64_t *out)
 {
 	if (y->type != Y_SCALAR || !y->plain) {
-		err_at(c, y, path, "must be a size such as 512M or 1G, got %s",
-		       type_name(y));
+		yerr_at(c, y, path, "must be a size such as 512M or 1G, got %s",
+		       ytype_name(y));
 		return false;
 	}
 	if (topo_parse_size(y->str, out)) {
-		err_at(c, y, path, "must be a size such as 512M or 1G, got %s",
+		yerr_at(c, y, path, "must be a size such as 512M or 1G, got %s",
 		       SHOWN(y->str));
 		return false;
 	}
@@ -711,7 +120,7 @@ static bool get_size(struct ctx *c, const struct ynode *y, const char *path,
 }
 
 /* "6600MB/s", "6.6GB/s", "1.2TB/s" (decimal units, as data sheets quote). */
-static bool get_bandwidth(struct ctx *c, const struct ynode *y, const char *path,
+static bool get_bandwidth(struct yctx *c, const struct ynode *y, const char *path,
 			  uint32_t *out)
 {
 	const char *s = y->str;
@@ -744,33 +153,33 @@ static bool get_bandwidth(struct ctx *c, const struct ynode *y, const char *path
 	else
 		goto bad;
 	if ((frac * unit) % scale) {
-		err_at(c, y, path, "must be a whole number of MB/s, got %s",
+		yerr_at(c, y, path, "must be a whole number of MB/s, got %s",
 		       SHOWN(y->str));
 		return false;
 	}
 	ip = ip * unit + frac * unit / scale;
 	if (!ip) {
-		err_at(c, y, path, "must be > 0");
+		yerr_at(c, y, path, "must be > 0");
 		return false;
 	}
 	if (ip > MAX_BANDWIDTH_MBPS) {
-		err_at(c, y, path, "must be <= %uMB/s", MAX_BANDWIDTH_MBPS);
+		yerr_at(c, y, path, "must be <= %uMB/s", MAX_BANDWIDTH_MBPS);
 		return false;
 	}
 	*out = (uint32_t)ip;
 	return true;
 bad:
 	if (y->type == Y_SCALAR && y->plain && y->str[0] == '-')
-		err_at(c, y, path, "must be > 0");
+		yerr_at(c, y, path, "must be > 0");
 	else
-		err_at(c, y, path,
+		yerr_at(c, y, path,
 		       "must be a bandwidth such as 6600MB/s or 6.6GB/s, got %s",
-		       y->type == Y_SCALAR ? SHOWN(y->str) : type_name(y));
+		       y->type == Y_SCALAR ? SHOWN(y->str) : ytype_name(y));
 	return false;
 }
 
 /* "0-1", "0,2", "0+2", 3, [0, 1], none. */
-static bool get_cpus(struct ctx *c, const struct ynode *y, const char *path,
+static bool get_cpus(struct yctx *c, const struct ynode *y, const char *path,
 		     int ncpus, uint64_t *out)
 {
 	uint64_t set = 0, v, w;
@@ -780,11 +189,11 @@ static bool get_cpus(struct ctx *c, const struct ynode *y, const char *path,
 
 		for (size_t i = 0; i < y->n; i++) {
 			PATH(p, "%s[%zu]", path, i);
-			if (!get_int(c, y->item[i], p, 0, TOPO_MAX_CPUS - 1,
+			if (!yget_int(c, y->item[i], p, 0, TOPO_MAX_CPUS - 1,
 				     "a CPU number", &v))
 				return false;
 			if ((int)v >= ncpus) {
-				err_at(c, y->item[i], p,
+				yerr_at(c, y->item[i], p,
 				       "CPU %llu is out of range (cpus: %d means 0-%d)",
 				       (unsigned long long)v, ncpus, ncpus - 1);
 				return false;
@@ -795,8 +204,8 @@ static bool get_cpus(struct ctx *c, const struct ynode *y, const char *path,
 		return true;
 	}
 	if (y->type != Y_SCALAR) {
-		err_at(c, y, path, "must be a CPU list such as 0-1 or [0, 1], got %s",
-		       type_name(y));
+		yerr_at(c, y, path, "must be a CPU list such as 0-1 or [0, 1], got %s",
+		       ytype_name(y));
 		return false;
 	}
 	if (!strcmp(y->str, "none")) {
@@ -812,7 +221,7 @@ static bool get_cpus(struct ctx *c, const struct ynode *y, const char *path,
 		memcpy(num, s, n);
 		num[n] = 0;
 		s += n;
-		if (parse_u64(num, &v))
+		if (yparse_u64(num, &v))
 			goto bad;
 		w = v;
 		if (*s == '-') {
@@ -823,7 +232,7 @@ static bool get_cpus(struct ctx *c, const struct ynode *y, const char *path,
 			memcpy(num, s, n);
 			num[n] = 0;
 			s += n;
-			if (parse_u64(num, &w) || w < v)
+			if (yparse_u64(num, &w) || w < v)
 				goto bad;
 		}
 		if (*s == ',' || *s == '+') {
@@ -834,7 +243,7 @@ static bool get_cpus(struct ctx *c, const struct ynode *y, const char *path,
 			goto bad;
 		}
 		if (w >= (uint64_t)ncpus) {
-			err_at(c, y, path, "CPU %llu is out of range (cpus: %d means 0-%d)",
+			yerr_at(c, y, path, "CPU %llu is out of range (cpus: %d means 0-%d)",
 			       (unsigned long long)w, ncpus, ncpus - 1);
 			return false;
 		}
@@ -844,7 +253,7 @@ static bool get_cpus(struct ctx *c, const struct ynode *y, const char *path,
 	*out = set;
 	return true;
 bad:
-	err_at(c, y, path, "must be a CPU list such as 0-1, 0,2 or [0, 1], got %s",
+	yerr_at(c, y, path, "must be a CPU list such as 0-1, 0,2 or [0, 1], got %s",
 	       SHOWN(y->str));
 	return false;
 }
@@ -876,7 +285,7 @@ struct marks {
 };
 
 /* Reads the four figures of one HMAT entry; false if any is bad/missing. */
-static bool get_perf(struct ctx *c, const struct ynode *map, const char *path,
+static bool get_perf(struct yctx *c, const struct ynode *map, const char *path,
 		     bool required, struct topo_perf *p, const struct ynode *at[4])
 {
 	bool ok = true, any = false;
@@ -884,7 +293,7 @@ static bool get_perf(struct ctx *c, const struct ynode *map, const char *path,
 	char fp[160];
 
 	for (int f = 0; f < 4; f++) {
-		const struct ynode *y = map_get(map, perf_keys[f]);
+		const struct ynode *y = ymap_get(map, perf_keys[f]);
 		uint64_t u;
 
 		at[f] = y;
@@ -893,7 +302,7 @@ static bool get_perf(struct ctx *c, const struct ynode *map, const char *path,
 			continue;
 		PATH(fp, "%s.%s", path, perf_keys[f]);
 		if (f < 2) {
-			if (get_int(c, y, fp, 1, MAX_LATENCY_NS,
+			if (yget_int(c, y, fp, 1, MAX_LATENCY_NS,
 				    "a number of nanoseconds", &u))
 				v[f] = (uint32_t)u;
 			else
@@ -907,7 +316,7 @@ static bool get_perf(struct ctx *c, const struct ynode *map, const char *path,
 	for (int f = 0; f < 4; f++)
 		if (!at[f]) {
 			PATH(fp, "%s.%s", path, perf_keys[f]);
-			err_at(c, map, fp, required && !any ?
+			yerr_at(c, map, fp, required && !any ?
 			       "missing required field (HMAT figures are given for other nodes)" :
 			       "missing required field");
 			ok = false;
@@ -927,7 +336,7 @@ static bool get_perf(struct ctx *c, const struct ynode *map, const char *path,
  * cache per node, the nearest, and a cache slower than the memory behind it
  * is a typo, not a machine.
  */
-static void parse_cache_perf(struct ctx *c, const struct ynode *m, const char *path, size_t level,
+static void parse_cache_perf(struct yctx *c, const struct ynode *m, const char *path, size_t level,
 			     const struct topo_perf *mem, struct topo_perf *out)
 {
 	const struct ynode *at[4];
@@ -938,7 +347,7 @@ static void parse_cache_perf(struct ctx *c, const struct ynode *m, const char *p
 		return;
 	PATH(fp, "%s.%s", path, perf_keys[0]);
 	if (level > 0) {
-		err_at(c, at[0], fp, "figures are for level 1 only (the cost model has one "
+		yerr_at(c, at[0], fp, "figures are for level 1 only (the cost model has one "
 		       "memory-side cache per node, the nearest)");
 		return;
 	}
@@ -953,37 +362,37 @@ static void parse_cache_perf(struct ctx *c, const struct ynode *m, const char *p
 	for (int f = 0; f < 4; f++) {
 		PATH(fp, "%s.%s", path, perf_keys[f]);
 		if (f < 2 && cv[f] > mv[f])
-			err_at(c, at[f], fp, "%u ns is slower than the memory behind the cache "
+			yerr_at(c, at[f], fp, "%u ns is slower than the memory behind the cache "
 			       "(the node's %s, %u ns)", cv[f], perf_keys[f], mv[f]), ok = false;
 		else if (f >= 2 && cv[f] < mv[f])
-			err_at(c, at[f], fp, "%u MB/s is less than the memory behind the cache "
+			yerr_at(c, at[f], fp, "%u MB/s is less than the memory behind the cache "
 			       "(the node's %s, %u MB/s)", cv[f], perf_keys[f], mv[f]), ok = false;
 	}
 	if (ok)
 		*out = perf;
 }
 
-static void parse_cache(struct ctx *c, const struct ynode *list, const char *path,
+static void parse_cache(struct yctx *c, const struct ynode *list, const char *path,
 			struct topo_node *n, const struct topo_perf *mem)
 {
 	char p[160], fp[160];
 	bool has_perf = mem->set;
 
 	if (list->type != Y_SEQ) {
-		err_at(c, list, path, "must be a list of cache levels, got %s",
-		       type_name(list));
+		yerr_at(c, list, path, "must be a list of cache levels, got %s",
+		       ytype_name(list));
 		return;
 	}
 	if (list->n > TOPO_MAX_CACHE) {
-		err_at(c, list, path, "at most %d levels", TOPO_MAX_CACHE);
+		yerr_at(c, list, path, "at most %d levels", TOPO_MAX_CACHE);
 		return;
 	}
 	if (!has_perf)
-		err_at(c, list, path, "a memory-side cache needs the node's HMAT "
+		yerr_at(c, list, path, "a memory-side cache needs the node's HMAT "
 		       "figures (read_latency_ns, write_latency_ns, read_bandwidth, "
 		       "write_bandwidth)");
 	if (!n->mem_bytes)
-		err_at(c, list, path, "a node without memory has no memory-side cache");
+		yerr_at(c, list, path, "a node without memory has no memory-side cache");
 	for (size_t i = 0; i < list->n; i++) {
 		const struct ynode *m = list->item[i], *y;
 		struct topo_cache *k = &n->cache[i];
@@ -991,47 +400,47 @@ static void parse_cache(struct ctx *c, const struct ynode *list, const char *pat
 		int e;
 
 		PATH(p, "%s[%zu]", path, i);
-		if (!check_map(c, m, p, cache_keys))
+		if (!ycheck_map(c, m, p, cache_keys))
 			continue;
 		k->assoc = TOPO_ASSOC_direct;
 		k->policy = TOPO_POLICY_write_back;
 		k->line = 64;
-		if ((y = require(c, m, p, "level"))) {
+		if ((y = yrequire(c, m, p, "level"))) {
 			PATH(fp, "%s.level", p);
-			if (get_int(c, y, fp, 1, TOPO_MAX_CACHE, "a cache level", &u)) {
+			if (yget_int(c, y, fp, 1, TOPO_MAX_CACHE, "a cache level", &u)) {
 				k->level = (int)u;
 				if (k->level != (int)i + 1)
-					err_at(c, y, fp, "levels must be listed in "
+					yerr_at(c, y, fp, "levels must be listed in "
 					       "order 1, 2, 3: expected %zu, got %d",
 					       i + 1, k->level);
 			}
 		}
-		if ((y = require(c, m, p, "size"))) {
+		if ((y = yrequire(c, m, p, "size"))) {
 			PATH(fp, "%s.size", p);
 			if (get_size(c, y, fp, &k->size)) {
 				if (!k->size)
-					err_at(c, y, fp, "must be > 0");
+					yerr_at(c, y, fp, "must be > 0");
 				else if (i > 0 && n->cache[i - 1].size &&
 					 k->size <= n->cache[i - 1].size)
-					err_at(c, y, fp, "must be larger than level %zu's "
+					yerr_at(c, y, fp, "must be larger than level %zu's "
 					       "size (levels are ordered nearest first)", i);
 				else if (n->mem_bytes && k->size >= n->mem_bytes)
-					err_at(c, y, fp, "must be smaller than the node's memory");
+					yerr_at(c, y, fp, "must be smaller than the node's memory");
 			}
 		}
-		if ((y = map_get(m, "associativity"))) {
+		if ((y = ymap_get(m, "associativity"))) {
 			PATH(fp, "%s.associativity", p);
-			if (get_enum(c, y, fp, topo_assoc_names, 3, &e))
+			if (yget_enum(c, y, fp, topo_assoc_names, 3, &e))
 				k->assoc = (enum topo_assoc)e;
 		}
-		if ((y = map_get(m, "policy"))) {
+		if ((y = ymap_get(m, "policy"))) {
 			PATH(fp, "%s.policy", p);
-			if (get_enum(c, y, fp, topo_policy_names, 3, &e))
+			if (yget_enum(c, y, fp, topo_policy_names, 3, &e))
 				k->policy = (enum topo_policy)e;
 		}
-		if ((y = map_get(m, "line"))) {
+		if ((y = ymap_get(m, "line"))) {
 			PATH(fp, "%s.line", p);
-			if (get_int(c, y, fp, 1, 65535, "a line size in bytes", &u))
+			if (yget_int(c, y, fp, 1, 65535, "a line size in bytes", &u))
 				k->line = (uint32_t)u;
 		}
 		parse_cache_perf(c, m, p, i, mem, &k->perf);
@@ -1039,19 +448,19 @@ static void parse_cache(struct ctx *c, const struct ynode *list, const char *pat
 	n->ncache = (int)list->n;
 }
 
-static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t)
+static void parse_distances(struct yctx *c, const struct ynode *d, struct topo *t)
 {
 	const struct ynode *mx, *pairs;
 	int N = t->nnodes;
 	char p[160];
 	uint64_t v;
 
-	if (!check_map(c, d, "distances", dist_keys))
+	if (!ycheck_map(c, d, "distances", dist_keys))
 		return;
-	mx = map_get(d, "matrix");
-	pairs = map_get(d, "pairs");
+	mx = ymap_get(d, "matrix");
+	pairs = ymap_get(d, "pairs");
 	if (!!mx == !!pairs) {
-		err_at(c, d, "distances", "give either matrix or pairs");
+		yerr_at(c, d, "distances", "give either matrix or pairs");
 		return;
 	}
 	if (mx) {
@@ -1059,10 +468,10 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 
 		if (mx->type != Y_SEQ || (int)mx->n != N) {
 			if (mx->type != Y_SEQ)
-				err_at(c, mx, "distances.matrix", "must be a list of rows, got %s",
-				       type_name(mx));
+				yerr_at(c, mx, "distances.matrix", "must be a list of rows, got %s",
+				       ytype_name(mx));
 			else
-				err_at(c, mx, "distances.matrix",
+				yerr_at(c, mx, "distances.matrix",
 				       "must have %d rows (one per node), got %zu", N, mx->n);
 			return;
 		}
@@ -1072,21 +481,21 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 			PATH(p, "distances.matrix[%d]", i);
 			if (row->type != Y_SEQ || (int)row->n != N) {
 				if (row->type != Y_SEQ)
-					err_at(c, row, p, "must be a list, got %s", type_name(row));
+					yerr_at(c, row, p, "must be a list, got %s", ytype_name(row));
 				else
-					err_at(c, row, p, "must have %d entries, got %zu", N, row->n);
+					yerr_at(c, row, p, "must have %d entries, got %zu", N, row->n);
 				ok = false;
 				continue;
 			}
 			for (int j = 0; j < N; j++) {
 				PATH(p, "distances.matrix[%d][%d]", i, j);
-				if (!get_int(c, row->item[j], p, 10, 254, "a distance", &v)) {
+				if (!yget_int(c, row->item[j], p, 10, 254, "a distance", &v)) {
 					ok = false;
 					continue;
 				}
 				t->distance[i][j] = (uint8_t)v;
 				if (i == j && v != 10) {
-					err_at(c, row->item[j], p,
+					yerr_at(c, row->item[j], p,
 					       "local distance must be 10, got %llu",
 					       (unsigned long long)v);
 					ok = false;
@@ -1099,7 +508,7 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 			for (int j = i + 1; j < N; j++)
 				if (t->distance[i][j] != t->distance[j][i]) {
 					PATH(p, "distances.matrix[%d][%d]", j, i);
-					err_at(c, mx->item[j]->item[i], p,
+					yerr_at(c, mx->item[j]->item[i], p,
 					       "asymmetric pair %d,%d: %d here but %d at "
 					       "distances.matrix[%d][%d]", i, j,
 					       t->distance[j][i], t->distance[i][j], i, j);
@@ -1107,8 +516,8 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 		return;
 	}
 	if (pairs->type != Y_SEQ) {
-		err_at(c, pairs, "distances.pairs",
-		       "must be a list of [node, node, distance], got %s", type_name(pairs));
+		yerr_at(c, pairs, "distances.pairs",
+		       "must be a list of [node, node, distance], got %s", ytype_name(pairs));
 		return;
 	}
 	{
@@ -1124,18 +533,18 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 
 			PATH(p, "distances.pairs[%zu]", k);
 			if (e->type != Y_SEQ || e->n != 3) {
-				err_at(c, e, p, "must be [node, node, distance], got %s",
-				       e->type == Y_SEQ ? "a list of another length" : type_name(e));
+				yerr_at(c, e, p, "must be [node, node, distance], got %s",
+				       e->type == Y_SEQ ? "a list of another length" : ytype_name(e));
 				ok = false;
 				continue;
 			}
-			if (!get_int(c, e->item[0], p, 0, TOPO_MAX_NODES - 1, "a node id", &a) ||
-			    !get_int(c, e->item[1], p, 0, TOPO_MAX_NODES - 1, "a node id", &b)) {
+			if (!yget_int(c, e->item[0], p, 0, TOPO_MAX_NODES - 1, "a node id", &a) ||
+			    !yget_int(c, e->item[1], p, 0, TOPO_MAX_NODES - 1, "a node id", &b)) {
 				ok = false;
 				continue;
 			}
 			if ((int)a >= N || (int)b >= N) {
-				err_at(c, e->item[(int)a >= N ? 0 : 1], p,
+				yerr_at(c, e->item[(int)a >= N ? 0 : 1], p,
 				       "node %llu does not exist (nodes are 0-%d)",
 				       (unsigned long long)((int)a >= N ? a : b), N - 1);
 				ok = false;
@@ -1145,13 +554,13 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 				char vp[176];
 
 				PATH(vp, "%s[2]", p);
-				if (!get_int(c, e->item[2], vp, 10, 254, "a distance", &v)) {
+				if (!yget_int(c, e->item[2], vp, 10, 254, "a distance", &v)) {
 					ok = false;
 					continue;
 				}
 			}
 			if (a == b && v != 10) {
-				err_at(c, e->item[2], p, "local distance must be 10, got %llu",
+				yerr_at(c, e->item[2], p, "local distance must be 10, got %llu",
 				       (unsigned long long)v);
 				ok = false;
 				continue;
@@ -1160,13 +569,13 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 				const struct ynode *o = pairs->item[given[a][b]]->item[2];
 
 				if (t->distance[a][b] != v)
-					err_at(c, e, p, "asymmetric pair %llu,%llu: %llu here but "
+					yerr_at(c, e, p, "asymmetric pair %llu,%llu: %llu here but "
 					       "%d at distances.pairs[%d]",
 					       (unsigned long long)a, (unsigned long long)b,
 					       (unsigned long long)v, t->distance[a][b],
 					       given[a][b]);
 				else
-					err_at(c, e, p, "duplicate pair %llu,%llu (first at line %d)",
+					yerr_at(c, e, p, "duplicate pair %llu,%llu (first at line %d)",
 					       (unsigned long long)a, (unsigned long long)b,
 					       o->line);
 				ok = false;
@@ -1180,7 +589,7 @@ static void parse_distances(struct ctx *c, const struct ynode *d, struct topo *t
 		for (int i = 0; i < N; i++)
 			for (int j = i + 1; j < N; j++)
 				if (given[i][j] < 0)
-					err_at(c, pairs, "distances.pairs",
+					yerr_at(c, pairs, "distances.pairs",
 					       "missing pair %d,%d", i, j);
 	}
 }
@@ -1216,7 +625,7 @@ static void derive_distances(struct topo *t)
  * bandwidth).  Refusing what it cannot represent exactly is what lets the
  * guest check demand exact figures.
  */
-static void check_hmat_encoding(struct ctx *c, const struct topo *t,
+static void check_hmat_encoding(struct yctx *c, const struct topo *t,
 				const struct marks *mk)
 {
 	static const char *const what[4] = { "read latencies", "write latencies",
@@ -1259,7 +668,7 @@ static void check_hmat_encoding(struct ctx *c, const struct topo *t,
 				if (entry < 0xffff && (f < 2 || last - first <= 16))
 					continue;
 				PATH(fp, "%s.%s", mk->perf_path[i][j], perf_keys[f]);
-				err_at(c, mk->perf[i][j][f], fp,
+				yerr_at(c, mk->perf[i][j][f], fp,
 				       "%llu cannot share ACPI HMAT's 16-bit entries with the "
 				       "other %s (base unit %llu%s); use rounder figures",
 				       (unsigned long long)v, what[f],
@@ -1280,10 +689,10 @@ static uint64_t env_max_mem(void)
 	return TOPO_DEFAULT_MAX_GUEST_MEM;
 }
 
-static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max_mem,
+static void parse_topology(struct yctx *c, const struct ynode *root, uint64_t max_mem,
 			   struct topo *t)
 {
-	struct marks *mk = tcalloc(1, sizeof(*mk));
+	struct marks *mk = ycalloc(1, sizeof(*mk));
 	const struct ynode *y, *list;
 	bool ids_ok = true, cpus_ok, all_cpus_ok = true;
 	int N;
@@ -1292,50 +701,50 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 
 	if (!mk) {
 		c->oom = true;
-		err_at(c, root, "topology", "out of memory");
+		yerr_at(c, root, "topology", "out of memory");
 		return;
 	}
 	if (root->type != Y_MAP) {
-		err_at(c, root, "topology",
+		yerr_at(c, root, "topology",
 		       "must be a mapping (name:, cpus:, nodes:, ...), got %s",
-		       is_null(root) ? "nothing" : type_name(root));
+		       yis_null(root) ? "nothing" : ytype_name(root));
 		goto out;
 	}
-	check_map(c, root, "", top_keys);
+	ycheck_map(c, root, "", top_keys);
 
-	if ((y = require(c, root, "", "name")) && y->type != Y_SCALAR)
-		err_at(c, y, "name", "must be a word, got %s", type_name(y));
-	else if (y && (strlen(y->str) > TOPO_NAME_MAX || !safe_name(y->str)))
-		err_at(c, y, "name", "must be 1-%d characters of A-Z a-z 0-9 . _ - "
+	if ((y = yrequire(c, root, "", "name")) && y->type != Y_SCALAR)
+		yerr_at(c, y, "name", "must be a word, got %s", ytype_name(y));
+	else if (y && (strlen(y->str) > TOPO_NAME_MAX || !ysafe_name(y->str)))
+		yerr_at(c, y, "name", "must be 1-%d characters of A-Z a-z 0-9 . _ - "
 		       "(not starting with . or -), got %s", TOPO_NAME_MAX, SHOWN(y->str));
 	else if (y)
 		snprintf(t->name, sizeof(t->name), "%s", y->str);
 
-	if ((y = map_get(root, "description"))) {
+	if ((y = ymap_get(root, "description"))) {
 		if (y->type != Y_SCALAR)
-			err_at(c, y, "description", "must be text, got %s", type_name(y));
-		else if (strlen(y->str) > TOPO_DESC_MAX || !safe_text(y->str))
-			err_at(c, y, "description", "must be at most %d characters of "
+			yerr_at(c, y, "description", "must be text, got %s", ytype_name(y));
+		else if (strlen(y->str) > TOPO_DESC_MAX || !ysafe_text(y->str))
+			yerr_at(c, y, "description", "must be at most %d characters of "
 			       "letters, digits, spaces and ._,:()/+%%=@- , got %s",
 			       TOPO_DESC_MAX, SHOWN(y->str));
 		else
 			snprintf(t->description, sizeof(t->description), "%s", y->str);
 	}
 
-	mk->cpus = y = require(c, root, "", "cpus");
-	cpus_ok = y && get_int(c, y, "cpus", 1, TOPO_MAX_CPUS, "a CPU count", &u);
+	mk->cpus = y = yrequire(c, root, "", "cpus");
+	cpus_ok = y && yget_int(c, y, "cpus", 1, TOPO_MAX_CPUS, "a CPU count", &u);
 	t->ncpus = cpus_ok ? (int)u : TOPO_MAX_CPUS;
 
-	mk->nodes = list = require(c, root, "", "nodes");
+	mk->nodes = list = yrequire(c, root, "", "nodes");
 	if (!list)
 		goto out;
 	if (list->type != Y_SEQ || !list->n) {
-		err_at(c, list, "nodes", list->type == Y_SEQ ? "must list at least one node" :
-		       "must be a list of nodes, got %s", type_name(list));
+		yerr_at(c, list, "nodes", list->type == Y_SEQ ? "must list at least one node" :
+		       "must be a list of nodes, got %s", ytype_name(list));
 		goto out;
 	}
 	if (list->n > TOPO_MAX_NODES) {
-		err_at(c, list, "nodes", "at most %d nodes, got %zu", TOPO_MAX_NODES, list->n);
+		yerr_at(c, list, "nodes", "at most %d nodes, got %zu", TOPO_MAX_NODES, list->n);
 		goto out;
 	}
 	N = t->nnodes = (int)list->n;
@@ -1345,21 +754,21 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 		const struct ynode *m = list->item[i];
 
 		PATH(p, "nodes[%d]", i);
-		if (m->type != Y_MAP || !(y = require(c, m, p, "id"))) {
+		if (m->type != Y_MAP || !(y = yrequire(c, m, p, "id"))) {
 			if (m->type != Y_MAP)
-				err_at(c, m, p, "must be a mapping, got %s", type_name(m));
+				yerr_at(c, m, p, "must be a mapping, got %s", ytype_name(m));
 			ids_ok = false;
 			continue;
 		}
 		PATH(fp, "%s.id", p);
-		if (!get_int(c, y, fp, 0, 1000000, "a node id", &u)) {
+		if (!yget_int(c, y, fp, 0, 1000000, "a node id", &u)) {
 			ids_ok = false;
 		} else if ((int)u >= N) {
-			err_at(c, y, fp, "ids must be 0-%d (one per node, in any order), got %llu",
+			yerr_at(c, y, fp, "ids must be 0-%d (one per node, in any order), got %llu",
 			       N - 1, (unsigned long long)u);
 			ids_ok = false;
 		} else if (mk->node[u]) {
-			err_at(c, y, fp, "duplicate id %llu (also nodes[%d])",
+			yerr_at(c, y, fp, "duplicate id %llu (also nodes[%d])",
 			       (unsigned long long)u, mk->index[u]);
 			ids_ok = false;
 		} else {
@@ -1385,20 +794,20 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 		}
 		n = &t->node[id];
 		n->initiator = -1;
-		if (!check_map(c, m, p, node_keys))
+		if (!ycheck_map(c, m, p, node_keys))
 			continue;
 		mem_ok = cpus_set_ok = true;
-		if ((y = map_get(m, "memory"))) {
+		if ((y = ymap_get(m, "memory"))) {
 			PATH(fp, "%s.memory", p);
 			mem_ok = get_size(c, y, fp, &n->mem_bytes);
 			if (mem_ok && n->mem_bytes % SECTION) {
 				mem_ok = false;
-				err_at(c, y, fp, "must be a multiple of 128M (the x86-64 "
+				yerr_at(c, y, fp, "must be a multiple of 128M (the x86-64 "
 				       "memory section)");
 				n->mem_bytes = 0;
 			}
 		}
-		if ((y = map_get(m, "cpus"))) {
+		if ((y = ymap_get(m, "cpus"))) {
 			PATH(fp, "%s.cpus", p);
 			cpus_set_ok = get_cpus(c, y, fp, t->ncpus, &n->cpus);
 			all_cpus_ok &= cpus_set_ok;
@@ -1412,26 +821,26 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 						if (t->node[o].cpus >> cpu & 1)
 							other = o;
 					if (other >= 0)
-						err_at(c, y, fp, "CPU %d is also on node %d",
+						yerr_at(c, y, fp, "CPU %d is also on node %d",
 						       cpu, other);
 					else
-						err_at(c, y, fp, "CPU %d is also on another node",
+						yerr_at(c, y, fp, "CPU %d is also on another node",
 						       cpu);
 				}
 				seen_cpus |= n->cpus;
 			}
 		}
-		if ((y = map_get(m, "kind"))) {
+		if ((y = ymap_get(m, "kind"))) {
 			PATH(fp, "%s.kind", p);
-			if (get_enum(c, y, fp, topo_kind_names, TOPO_KIND_NR, &e))
+			if (yget_enum(c, y, fp, topo_kind_names, TOPO_KIND_NR, &e))
 				n->kind = (enum topo_kind)e;
-		} else if (map_get(m, "memory")) {
-			require(c, m, p, "kind");
+		} else if (ymap_get(m, "memory")) {
+			yrequire(c, m, p, "kind");
 		}
-		if (!map_get(m, "memory") && !map_get(m, "cpus"))
-			err_at(c, m, p, "has neither memory nor cpus");
+		if (!ymap_get(m, "memory") && !ymap_get(m, "cpus"))
+			yerr_at(c, m, p, "has neither memory nor cpus");
 		else if (mem_ok && cpus_set_ok && !n->mem_bytes && !n->cpus)
-			err_at(c, m, p, "has neither memory nor cpus");
+			yerr_at(c, m, p, "has neither memory nor cpus");
 	}
 	if (!ids_ok)
 		goto out;
@@ -1441,7 +850,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 		uint64_t missing = all & ~seen_cpus;
 
 		if (missing)
-			err_at(c, mk->cpus, "cpus", "CPU %d is on no node (every CPU "
+			yerr_at(c, mk->cpus, "cpus", "CPU %d is on no node (every CPU "
 			       "must be listed in exactly one node's cpus)",
 			       __builtin_ctzll(missing));
 	}
@@ -1449,7 +858,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 	for (int i = 1; i < N; i++)
 		if (t->node[i].cpus && !t->node[i - 1].cpus) {
 			PATH(p, "nodes[%d].cpus", mk->index[i]);
-			err_at(c, map_get(mk->node[i], "cpus"), p,
+			yerr_at(c, ymap_get(mk->node[i], "cpus"), p,
 			       "nodes with CPUs must have lower ids than CPU-less "
 			       "nodes (node %d has none)", i - 1);
 			break;
@@ -1459,17 +868,17 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 	for (int i = 0; i < N; i++) {
 		struct topo_node *n = &t->node[i];
 
-		y = map_get(mk->node[i], "initiator");
+		y = ymap_get(mk->node[i], "initiator");
 		PATH(fp, "nodes[%d].initiator", mk->index[i]);
-		if (y && get_int(c, y, fp, 0, TOPO_MAX_NODES - 1, "a node id", &u)) {
+		if (y && yget_int(c, y, fp, 0, TOPO_MAX_NODES - 1, "a node id", &u)) {
 			if ((int)u >= N)
-				err_at(c, y, fp, "node %llu does not exist (nodes are 0-%d)",
+				yerr_at(c, y, fp, "node %llu does not exist (nodes are 0-%d)",
 				       (unsigned long long)u, N - 1);
 			else if (!t->node[u].cpus)
-				err_at(c, y, fp, "node %llu has no CPUs, so it cannot be "
+				yerr_at(c, y, fp, "node %llu has no CPUs, so it cannot be "
 				       "an initiator", (unsigned long long)u);
 			else if (n->cpus && (int)u != i)
-				err_at(c, y, fp, "a node with CPUs is its own initiator "
+				yerr_at(c, y, fp, "a node with CPUs is its own initiator "
 				       "(got %llu)", (unsigned long long)u);
 			else
 				n->initiator = (int)u;
@@ -1478,7 +887,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 			n->initiator = i;
 	}
 
-	if ((y = map_get(root, "distances"))) {
+	if ((y = ymap_get(root, "distances"))) {
 		parse_distances(c, y, t);
 	} else {
 		/* nearest-by-rule needs initiators; the rule needs them too */
@@ -1503,11 +912,11 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 
 	/* HMAT: each node's own figures, then the extra initiator->target pairs */
 	{
-		bool any = map_get(root, "hmat") != NULL;
+		bool any = ymap_get(root, "hmat") != NULL;
 
 		for (int i = 0; i < N && !any; i++)
 			for (int f = 0; f < 4; f++)
-				any |= map_get(mk->node[i], perf_keys[f]) != NULL;
+				any |= ymap_get(mk->node[i], perf_keys[f]) != NULL;
 		t->has_hmat = any;
 		for (int i = 0; i < N; i++) {
 			struct topo_node *n = &t->node[i];
@@ -1517,9 +926,9 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 			PATH(p, "nodes[%d]", mk->index[i]);
 			if (!n->mem_bytes) {
 				for (int f = 0; f < 4; f++)
-					if ((y = map_get(mk->node[i], perf_keys[f]))) {
+					if ((y = ymap_get(mk->node[i], perf_keys[f]))) {
 						PATH(fp, "%s.%s", p, perf_keys[f]);
-						err_at(c, y, fp, "a node without memory has "
+						yerr_at(c, y, fp, "a node without memory has "
 						       "no HMAT figures");
 					}
 				continue;
@@ -1530,9 +939,9 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 				PATH(mk->perf_path[n->initiator][i], "%s", p);
 			}
 		}
-		if ((list = map_get(root, "hmat")) && list->type != Y_SEQ) {
-			err_at(c, list, "hmat", "must be a list of initiator/target "
-			       "entries, got %s", type_name(list));
+		if ((list = ymap_get(root, "hmat")) && list->type != Y_SEQ) {
+			yerr_at(c, list, "hmat", "must be a list of initiator/target "
+			       "entries, got %s", ytype_name(list));
 		} else if (list) {
 			for (size_t k = 0; k < list->n; k++) {
 				const struct ynode *m = list->item[k];
@@ -1542,33 +951,33 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 				bool ok = true;
 
 				PATH(p, "hmat[%zu]", k);
-				if (!check_map(c, m, p, hmat_keys))
+				if (!ycheck_map(c, m, p, hmat_keys))
 					continue;
-				if ((y = require(c, m, p, "initiator"))) {
+				if ((y = yrequire(c, m, p, "initiator"))) {
 					PATH(fp, "%s.initiator", p);
-					if (!get_int(c, y, fp, 0, TOPO_MAX_NODES - 1, "a node id", &ini))
+					if (!yget_int(c, y, fp, 0, TOPO_MAX_NODES - 1, "a node id", &ini))
 						ok = false;
 					else if ((int)ini >= N)
-						err_at(c, y, fp, "node %llu does not exist (nodes "
+						yerr_at(c, y, fp, "node %llu does not exist (nodes "
 						       "are 0-%d)", (unsigned long long)ini, N - 1),
 						ok = false;
 					else if (!t->node[ini].cpus)
-						err_at(c, y, fp, "node %llu has no CPUs, so it "
+						yerr_at(c, y, fp, "node %llu has no CPUs, so it "
 						       "cannot be an initiator",
 						       (unsigned long long)ini), ok = false;
 				} else {
 					ok = false;
 				}
-				if ((y = require(c, m, p, "target"))) {
+				if ((y = yrequire(c, m, p, "target"))) {
 					PATH(fp, "%s.target", p);
-					if (!get_int(c, y, fp, 0, TOPO_MAX_NODES - 1, "a node id", &tgt))
+					if (!yget_int(c, y, fp, 0, TOPO_MAX_NODES - 1, "a node id", &tgt))
 						ok = false;
 					else if ((int)tgt >= N)
-						err_at(c, y, fp, "node %llu does not exist (nodes "
+						yerr_at(c, y, fp, "node %llu does not exist (nodes "
 						       "are 0-%d)", (unsigned long long)tgt, N - 1),
 						ok = false;
 					else if (!t->node[tgt].mem_bytes)
-						err_at(c, y, fp, "node %llu has no memory",
+						yerr_at(c, y, fp, "node %llu has no memory",
 						       (unsigned long long)tgt), ok = false;
 				} else {
 					ok = false;
@@ -1576,7 +985,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 				if (!get_perf(c, m, p, true, &perf, at) || !ok)
 					continue;
 				if (t->hmat[ini][tgt].set) {
-					err_at(c, m, p, "initiator %llu -> target %llu is "
+					yerr_at(c, m, p, "initiator %llu -> target %llu is "
 					       "already given by %s", (unsigned long long)ini,
 					       (unsigned long long)tgt, mk->perf_path[ini][tgt]);
 					continue;
@@ -1592,35 +1001,35 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 	for (int i = 0; i < N; i++) {
 		struct topo_node *n = &t->node[i];
 
-		if ((y = map_get(mk->node[i], "cache"))) {
+		if ((y = ymap_get(mk->node[i], "cache"))) {
 			PATH(p, "nodes[%d].cache", mk->index[i]);
 			parse_cache(c, y, p, n, &t->hmat[n->initiator][i]);
 		}
 	}
 
-	if ((y = map_get(root, "lab")) && check_map(c, y, "lab", lab_keys) &&
-	    (list = map_get(y, "hugetlb_pages"))) {
+	if ((y = ymap_get(root, "lab")) && ycheck_map(c, y, "lab", lab_keys) &&
+	    (list = ymap_get(y, "hugetlb_pages"))) {
 		if (list->type != Y_MAP) {
-			err_at(c, list, "lab.hugetlb_pages", "must map node ids to page "
-			       "counts (0: 64), got %s", type_name(list));
+			yerr_at(c, list, "lab.hugetlb_pages", "must map node ids to page "
+			       "counts (0: 64), got %s", ytype_name(list));
 		} else {
 			for (size_t k = 0; k + 1 < list->n; k += 2) {
 				const struct ynode *key = list->item[k], *val = list->item[k + 1];
 				uint64_t id;
 
 				PATH(p, "lab.hugetlb_pages");
-				if (!get_int(c, key, p, 0, TOPO_MAX_NODES - 1, "a node id", &id))
+				if (!yget_int(c, key, p, 0, TOPO_MAX_NODES - 1, "a node id", &id))
 					continue;
 				PATH(p, "lab.hugetlb_pages.%llu", (unsigned long long)id);
 				if ((int)id >= N) {
-					err_at(c, key, p, "node %llu does not exist (nodes are 0-%d)",
+					yerr_at(c, key, p, "node %llu does not exist (nodes are 0-%d)",
 					       (unsigned long long)id, N - 1);
 					continue;
 				}
-				if (!get_int(c, val, p, 0, 1000000, "a number of 2M pages", &u))
+				if (!yget_int(c, val, p, 0, 1000000, "a number of 2M pages", &u))
 					continue;
 				if (u * HUGEPAGE > t->node[id].mem_bytes / 2)
-					err_at(c, val, p, "%llu pages of 2M are more than half of "
+					yerr_at(c, val, p, "%llu pages of 2M are more than half of "
 					       "node %llu's memory", (unsigned long long)u,
 					       (unsigned long long)id);
 				else
@@ -1636,7 +1045,7 @@ static void parse_topology(struct ctx *c, const struct ynode *root, uint64_t max
 
 		topo_format_size(topo_total_mem(t), a, sizeof(a));
 		topo_format_size(max_mem, b, sizeof(b));
-		err_at(c, mk->nodes, "nodes", "total guest memory %s exceeds the host "
+		yerr_at(c, mk->nodes, "nodes", "total guest memory %s exceeds the host "
 		       "limit %s (TIERLAB_MAX_GUEST_MEM)", a, b);
 	}
 out:
@@ -1646,13 +1055,13 @@ out:
 int topo_load_buffer(const char *name, const char *data, size_t len,
 		     uint64_t max_mem, struct topo *t, FILE *err)
 {
-	struct ctx c = { .file = name, .err = err };
+	struct yctx c = { .file = name, .err = err };
 	const struct ynode *root;
 
-	topo_nalloc = 0;
+	yaml_nalloc = 0;
 	memset(t, 0, sizeof(*t));
 	if (len > TOPO_MAX_FILE) {
-		err_lc(&c, 1, 1, "topology", "larger than %d bytes", TOPO_MAX_FILE);
+		yerr_lc(&c, 1, 1, "topology", "larger than %d bytes", TOPO_MAX_FILE);
 		return EXIT_INVALID;
 	}
 	root = yload(&c, data, len);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The QEMU command line of a boot: see lab/qemu.h. */
+/* The QEMU command line of a boot: see lab/boot/qemu.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

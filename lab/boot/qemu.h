@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The QEMU command line of a boot, built in one place (lab/qemu.c): the
+ * The QEMU command line of a boot, built in one place (lab/boot/qemu.c): the
  * machine from the topology (memory backends, NUMA nodes, distances, HMAT),
  * the accelerator and clock, the kernel and its command line, the two
  * serial files and the memory-timing plugin.  `labtool qemu-argv` prints it

@@ -4,7 +4,7 @@
  * kernels, two fallback settings, two topologies), each difference taken
  * against the first run.  Every figure is the median over its run's boots.
  * A median fault latency (p50 of latency, latency_task) gets a verdict by
- * lab/verdict.h, unpaired over the boots of the two runs: "higher"/"lower"
+ * lab/report/verdict.h, unpaired over the boots of the two runs: "higher"/"lower"
  * only when the Hodges-Lehmann interval of the shift has 95 % coverage and
  * excludes 0 (4 boots a run), or under icount when every pair of boots
  * differs the same way by at least the runs' spread between identical cases

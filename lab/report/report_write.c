@@ -495,7 +495,7 @@ static int case_modes(struct run *r, const char *bench, const char *pol, const c
 
 /*
  * Wall clock only: the cases of @bench whose pooled histogram has two or
- * more modes (lab/modes.h), with each mode's share, in a short table after
+ * more modes (lab/report/modes.h), with each mode's share, in a short table after
  * the bench's latency table.  Returns how many.
  */
 static size_t lat_modes_table(struct doc *d, struct run *r, const struct entries *e,
@@ -698,10 +698,10 @@ static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 			 "over its repetitions and boots, is laid on its log buckets and smoothed "
 			 "over ±2 buckets; a mode is a peak holding at least 10% of the faults and "
 			 "at least 50, separated from its neighbour by a valley below half the "
-			 "smaller peak (lab/modes.h); its share counts every fault of its span, "
+			 "smaller peak (lab/report/modes.h); its share counts every fault of its span, "
 			 "\"near\" names its highest bucket." :
 			 "Mode shares (wall clock): no case's pooled histogram had two modes by the "
-			 "rule of lab/modes.h (peaks holding at least 10% of the faults and at least "
+			 "rule of lab/report/modes.h (peaks holding at least 10% of the faults and at least "
 			 "50, separated by a valley below half the smaller peak).");
 	else if (heading)
 		doc_para(d, NULL, "Mode shares are shown for wall-clock runs only: an icount count "
@@ -1026,7 +1026,7 @@ static void sec_environment(struct doc *d, struct run *r)
 				"requested in run.args, the start time from started.");
 	}
 	doc_table_start(d, cols, 2);
-	/* the labelled keys of lab/meta.h, in its order */
+	/* the labelled keys of lab/rundir/meta.h, in its order */
 	for (int k = 0; k < META_NR; k++) {
 		const char *v = run_meta(r, (enum meta_key)k);
 

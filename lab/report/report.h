@@ -12,46 +12,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "csv.h"
+#include "json.h"
 #include "meta.h"
 #include "util.h"
-
-/* ---- CSV (RFC 4180: quoted fields, "" inside quotes, CRLF tolerated) ---- */
-struct csv_row {
-	char **field;
-	unsigned line;	/* line on which the record starts */
-};
-
-struct csv {
-	char **header;
-	size_t ncols;
-	struct csv_row *rows;
-	size_t nrows;
-};
-
-/*
- * Parses text; on error writes "<name>:<line>: <what>" into err (errlen
- * bytes) and returns -1.  Every record must have as many fields as the
- * header; empty lines are skipped.
- */
-int csv_parse(const char *text, size_t len, const char *name, struct csv *out,
-	      char *err, size_t errlen);
-int csv_col(const struct csv *c, const char *name);	/* -1 when absent */
-void csv_free(struct csv *c);
-
-/* ---- JSON, flattened: {"a":{"b":1},"c":[2,3]} -> a.b=1 c.0=2 c.1=3 ---- */
-struct kv {
-	char *key, *value;
-};
-
-struct kvlist {
-	struct kv *v;
-	size_t n;
-};
-
-int json_flatten(const char *text, size_t len, const char *name, struct kvlist *out,
-		 char *err, size_t errlen);
-const char *kv_get(const struct kvlist *l, const char *key);
-void kv_free(struct kvlist *l);
 
 /* ---- a run ---- */
 enum row_col {
@@ -149,7 +113,7 @@ const char *metric_current_name(const char *metric);
 int run_load(const char *dir, struct run *r);
 void run_free(struct run *r);
 /*
- * meta.json's value of key k (lab/meta.h), else the same key among the facts
+ * meta.json's value of key k (lab/rundir/meta.h), else the same key among the facts
  * derived from the run's other files when meta.json is missing, else NULL.
  */
 const char *run_meta(const struct run *r, enum meta_key k);
@@ -209,15 +173,6 @@ bool outcome_is_bad(const char *word);
 bool case_is_invalid(const char *outcome);
 /* "oom_killed" for an outcome_oom_killed=1 row, else NULL. */
 const char *row_outcome(const struct row *w);
-
-/* Runs argv (no shell) with stdout/stderr to logpath; 0 if it exited 0. */
-int run_program(char *const argv[], const char *logpath);
-/*
- * Runs gnuplot's argv (the script and the data after "-c") via
- * run_program(); on failure names both and the cause, prefixed "WHO: ", and
- * copies gnuplot's log to stderr.  0 or -1.
- */
-int run_gnuplot(char *const argv[], const char *logpath, const char *who);
 
 /* A file name fragment: [a-z0-9.-], everything else becomes '-'. */
 char *slugify(const char *s);

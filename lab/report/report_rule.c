@@ -654,7 +654,7 @@ static void latency_para(struct run *r, const struct entries *e, const struct he
 	lat_text(lc, unit, b);
 	cite(r, lc->p50_row, b);
 	sb_puts(b, ".");
-	/* every other policy against it, paired over the boots (lab/verdict.h) */
+	/* every other policy against it, paired over the boots (lab/report/verdict.h) */
 	for (size_t i = 0; i < e->n; i++) {
 		const struct lat_cell *o = &cells[i];
 		struct sbuf *dst, why = { 0 };

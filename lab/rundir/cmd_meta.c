@@ -4,7 +4,7 @@
  * labtool meta end RUN-DIR [KEY=VALUE]...
  * labtool meta get RUN-DIR KEY
  *
- * The one writer of RUN-DIR/meta.json (keys: lab/meta.h).  init writes it
+ * The one writer of RUN-DIR/meta.json (keys: lab/rundir/meta.h).  init writes it
  * as the run starts: the given keys, meta_format, summary_format, the
  * time_unit of the clock, the host's CPUs and kernel, each topology file
  * with its hash.  end completes it as the run ends: the given keys over
@@ -34,7 +34,7 @@ static int usage(void)
 	fprintf(stderr, "usage: labtool meta init RUN-DIR [--topology FILE]... [KEY=VALUE]...\n"
 			"       labtool meta end RUN-DIR [KEY=VALUE]...\n"
 			"       labtool meta get RUN-DIR KEY\n"
-			"keys (lab/meta.h):");
+			"keys (lab/rundir/meta.h):");
 	for (int k = 0; k < META_NR; k++)
 		if (!meta_keys[k].self && meta_keys[k].type != META_TOPOLOGIES)
 			fprintf(stderr, " %s", meta_keys[k].name);
@@ -174,7 +174,7 @@ int cmd_meta(int argc, char **argv)
 		int k = meta_key_lookup(argv[3]);
 
 		if (k < 0) {
-			fprintf(stderr, "labtool meta get: '%s': not a meta.json key (lab/meta.h)\n",
+			fprintf(stderr, "labtool meta get: '%s': not a meta.json key (lab/rundir/meta.h)\n",
 				argv[3]);
 			rc = EXIT_USAGE;
 		} else if (!(rc = load(path, false, &m))) {

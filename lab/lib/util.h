@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers every labtool command shares: a growable string, allocation that
- * ends the program on failure, whole-file reads and atomic writes.  They are
- * defined in report_util.c.
+ * ends the program on failure, whole-file reads and atomic writes, running
+ * a program.  They are defined in util.c.
  */
 #ifndef TIERLAB_UTIL_H
 #define TIERLAB_UTIL_H
@@ -35,5 +35,14 @@ __attribute__((format(printf, 1, 2))) char *xasprintf(const char *fmt, ...);
 int read_file_all(const char *path, char **out, size_t *len);
 /* Write via <path>.tmp-<pid> + rename; on failure nothing replaces <path>. */
 int write_file_atomic(const char *path, const char *data, size_t len);
+
+/* Runs argv (no shell) with stdout/stderr to logpath; 0 if it exited 0. */
+int run_program(char *const argv[], const char *logpath);
+/*
+ * Runs gnuplot's argv (the script and the data after "-c") via
+ * run_program(); on failure names both and the cause, prefixed "WHO: ", and
+ * copies gnuplot's log to stderr.  0 or -1.
+ */
+int run_gnuplot(char *const argv[], const char *logpath, const char *who);
 
 #endif
