@@ -60,6 +60,8 @@ static const char usage_text[] =
 "  --timeout SECS                 override the benchmark's timeout\n"
 "  --cpu N                        latency: run each case on CPU N (default: the first\n"
 "                                 CPU of the lowest-numbered node with CPUs; row cpu)\n"
+"  --threads N                    threads: threads per case (1..64; default: one per\n"
+"                                 CPU of the case's node or nodes)\n"
 "  --seed N                       latency: shuffle each group's policy order with\n"
 "                                 seed N (0..4294967295; row order_seed; default:\n"
 "                                 the listed order)\n"
@@ -82,7 +84,7 @@ static bool is_value_option(const char *a)
 		"--profile", "--preferred", "--label", "--policies", "--pagesizes",
 		"--scenarios", "--reps", "--mib", "--step-mib", "--fill-cap-mib",
 		"--headroom-mib", "--timeout", "--model-hmat", "--clock", "--seed", "--cpu",
-		"--model-cache-hmat", "--model-cache-hit",
+		"--model-cache-hmat", "--model-cache-hit", "--threads",
 	};
 
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -417,6 +419,8 @@ int main(int argc, char **argv)
 			out_set_clock(!strcmp(val, "icount"));
 		} else if (!strcmp(a, "--cpu")) {
 			cpu = parse_long(a, val, 0, NODESET_MAX - 1);
+		} else if (!strcmp(a, "--threads")) {
+			o.threads = (int)parse_long(a, val, 1, 64);
 		} else if (!strcmp(a, "--seed")) {
 			o.seed = (uint32_t)parse_long(a, val, 0, 4294967295L);
 			o.seed_given = true;

@@ -46,6 +46,7 @@ struct opts {
 	bool seed_given;		/* --seed: the order of the latency cases */
 	uint32_t seed;
 	int cpu;			/* --cpu: where latency's cases run */
+	int threads;			/* --threads: threads per case of bench threads, 0 one per CPU */
 	/* --model-hmat: figures seen from CPU 0's node, -1 unknown */
 	bool model_given;
 	long model[MODEL_NODES][MODEL_FIGS];

@@ -18,7 +18,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 list=$("$TB" --list) || bad "--list exited $?"
 help=$("$TB" --help) || bad "--help exited $?"
 grep -q '^latency ' <<<"$list" || bad "--list lacks latency"
-for b in latency fallback fallback-order features oom model chase checks; do
+for b in latency fallback fallback-order features oom model chase checks threads; do
 	grep -q "^$b " <<<"$list" || bad "--list lacks $b"
 	grep -q "^  $b " <<<"$help" || bad "--help lacks $b"
 done
@@ -29,7 +29,7 @@ for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
 	    "fallback-order --model-hmat 1=1/2/3/4,1=1/2/3/4" "latency --seed -1" "latency --seed x" \
 	    "latency --cpu 1023" "latency --cpu -1" "model --model-cache-hit 1.5" \
 	    "model --model-cache-hit -0.1" "model --model-cache-hit x" "model --model-cache-hit nan" \
-	    "model --model-cache-hmat 0=1/2/3"; do
+	    "model --model-cache-hmat 0=1/2/3" "threads --threads 0" "threads --threads 65"; do
 	# shellcheck disable=SC2086
 	out=$("$TB" $args 2>&1 >/dev/null); rc=$?
 	[ "$rc" = 2 ] || bad "'$args' exited $rc, want 2"
@@ -126,6 +126,29 @@ check_lines "$out/fallback.out"
 grep -q 'metric=in_mask_frac value=1 ' "$out/fallback.out" || bad "bind placed pages outside its mask"
 [ "$(grep -c '^PHASE id=2 bench=fallback policy=bind .* pagesize=4k scenario=free pages=4096$' "$out/fallback.out")" = 1 ] ||
 	bad "fallback/free: not one PHASE line for its touch loop"
+
+# threads (issue 20): the host's nodes decide which layout runs; one that
+# cannot is a SKIP that says why, never a failure.
+"$TB" threads --profile quick --policies bind,default --threads 2 > "$out/threads.out" 2> "$out/threads.err"; rc=$?
+[ "$rc" = 0 ] || { bad "threads exited $rc"; grep '^TAP not ok' "$out/threads.out"; }
+check_lines "$out/threads.out"
+cpus_max=0
+for d in /sys/devices/system/node/node[0-9]*; do
+	c=$(tr ',' '\n' < "$d/cpulist" | awk -F- 'NF { n += NF == 2 ? $2 - $1 + 1 : 1 } END { print n + 0 }')
+	[ "$c" -gt "$cpus_max" ] && cpus_max=$c
+done
+if [ "$cpus_max" -lt 2 ]; then
+	grep -q '^TAP ok [0-9]* - threads_node # SKIP no node has two online CPUs' "$out/threads.out" ||
+		bad "threads_node on one CPU per node did not skip"
+else
+	for m in thread0_cpu thread1_cpu thread0_pages_node0 thread1_p50 local_frac concurrency; do
+		grep -q "^ROW bench=threads_node policy=bind .* metric=$m " "$out/threads.out" || bad "threads_node lacks $m"
+	done
+	grep -q '^TAP ok [0-9]* - threads_node default: each thread' "$out/threads.out" || bad "threads_node: no default check"
+fi
+[ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -gt 1 ] ||
+	grep -q '^TAP ok [0-9]* - threads_2nodes # SKIP needs two nodes with online CPUs' "$out/threads.out" ||
+	bad "threads_2nodes on one node did not skip"
 
 # The host has one memory node: fallback-order says why it cannot run, as TAP.
 "$TB" fallback-order --profile quick > "$out/fo.out" 2> "$out/fo.err"; rc=$?
