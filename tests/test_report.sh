@@ -634,5 +634,29 @@ check "THP: one row, the one case with huge/base rows (got $thp_rows)" test "$th
 check "THP: the table is absent from a run without those rows" \
 	sh -c "! grep -q 'huge-page and base-page faults apart' '$RUN/report.md'"
 
+# --- bench threads (issue 20): per-thread placement, cited ---
+# tests/fixtures/threads-rows.csv: threads_2nodes rows of a real quick run on
+# 2s2c-dram-pmem (2026-12-07, bind/preferred/preferred-many/default, the
+# rows the section reads), topology and run id set to the fixture's.
+TH=$TMP/threads/dram-pmem-20261202-215445
+mkdir -p "$TMP/threads" && cp -r "$FIXTURE" "$TH"
+rm -f "$TH"/report.* && rm -rf "$TH/plots"
+cat "$ROOT/tests/fixtures/threads-rows.csv" >>"$TH/summary.csv"
+"$LABTOOL" report --no-plots "$TH" >/dev/null 2>"$TMP/th-err" || { not_ok "report of the threads run"; sed 's/^/# /' "$TMP/th-err"; }
+check "threads: the section, in html too" grep -qF '<h2 id="threads">Threads on several CPUs</h2>' "$TH/report.html"
+check "threads: which policies follow each thread's node" \
+	grep -qF 'Threads on different nodes (pmem:2+3) landed on different nodes under bind, preferred-many and default, on one node under preferred (the rows above).' "$TH/report.md"
+# preferred-many's thread 1 (CPU 2, node 1) on node 3, cited by the lines that say so
+lines=$(for m in cpu,2 node,1 top_node,3 top_frac,1; do
+	grep -n ",threads_2nodes,preferred-many,pmem:2+3,4k,free,thread1_$m," "$TH/summary.csv" | cut -d: -f1
+done | paste -sd, | sed 's/,/, /g')
+check "threads: preferred-many's thread 1 on node 3, cited (lines $lines)" \
+	grep -qF "thread 1 (CPU 2, node 1) 100 % on node 3 (summary.csv lines $lines)" "$TH/report.md"
+check "threads: default's thread 1 on its own node 1" \
+	grep -qE '^With 4 threads on the CPUs of two nodes, alternating, default over pmem:2\+3 put thread 0 \(CPU 0, node 0\) 100 % on node 0 .*thread 1 \(CPU 2, node 1\) 100 % on node 1 ' "$TH/report.md"
+check "threads: a table row per thread and policy (16)" \
+	test "$(grep -c '^|on the CPUs of two nodes, alternating |pmem:2+3 |' "$TH/report.md")" = 16
+check "threads: no section without its rows" sh -c "! grep -q 'Threads on several CPUs' '$RUN/report.md'"
+
 echo "# $((n - fails)) passed, $fails failed"
 [ $fails = 0 ]

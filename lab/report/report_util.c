@@ -67,7 +67,8 @@ bool bench_is_micro(const char *bench)
 {
 	static const char *const micro[] = { "latency", "latency_task", "latency_aa", "fallback",
 					     "oom", "model", "checks", "fallback-order", "check",
-					     "single-node", "features", "chase", NULL };
+					     "single-node", "features", "chase", "threads_node",
+					     "threads_2nodes", NULL };
 
 	for (int i = 0; micro[i]; i++)
 		if (!strcmp(bench, micro[i]))
