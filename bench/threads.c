@@ -18,7 +18,9 @@
  *
  * Per policy (mbind() on each thread's own region; 4 KiB pages, nothing
  * filled): --threads N threads (default: one per CPU of the layout; a CPU
- * gets two threads when N is larger), --mib split evenly between them.
+ * gets two threads when N is larger), --mib split evenly between them
+ * (at most half the free memory of the set's first node and of each
+ * thread's node in all).
  * Every round maps each thread's region and applies the policy in the
  * main thread, then the threads pin themselves, meet on a barrier and
  * write one byte per page, each write timed; the main thread only waits.
@@ -452,13 +454,40 @@ static int run_threads(const struct opts *o)
 	for (int lay = 0; lay < LAY_COUNT; lay++) {
 		struct th_case base = { .o = o };
 		struct rowkey k0 = { layout_names[lay], "-", "4k", "free" };
+		struct nodeset room;
+		long total;
+		int limit;
 
 		if (th_layout(o, (enum layout)lay, &base, why, sizeof(why))) {
 			tap_skip(why, "%s", layout_names[lay]);
 			continue;
 		}
-		/* --mib split between the threads, whole 4 KiB pages, at least 1 MiB each */
-		base.bytes = (size_t)o->mib * MIB / (size_t)base.nthreads / 4096 * 4096;
+		/*
+		 * --mib split between the threads, whole 4 KiB pages, at least
+		 * 1 MiB each; the whole at most half the free memory of the
+		 * set's first node (preferred's) and of each thread's node
+		 * (default's), so that nothing is full: the checks are about
+		 * where free nodes put each thread (full profile: 256 MiB on a
+		 * 256 MiB PMEM node would overflow it).
+		 */
+		total = o->mib;
+		limit = -1;
+		one_node(ns_first(&o->preferred), &room);
+		for (int i = 0; i < base.nthreads; i++)
+			ns_set(&room, base.node[i]);
+		ns_for_each(n, &room) {
+			struct nodeset one;
+
+			one_node(n, &one);
+			if (nodes_free_mib(&one) / 2 < total) {
+				total = nodes_free_mib(&one) / 2;
+				limit = n;
+			}
+		}
+		if (limit >= 0)
+			msg("%s: %ld MiB in all, not --mib %ld: half of node %d's free memory",
+			    layout_names[lay], total, o->mib, limit);
+		base.bytes = (size_t)(total > 0 ? total : 0) * MIB / (size_t)base.nthreads / 4096 * 4096;
 		if (base.bytes < MIB)
 			base.bytes = MIB;
 		if (o->threads > 0)
