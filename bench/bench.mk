@@ -6,8 +6,9 @@ BENCH_TOOL_SRCS := bench/mpolrun.c bench/wlrun.c bench/wlparse.c
 BENCH_SRCS := $(filter-out $(BENCH_TOOL_SRCS),$(wildcard bench/*.c))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
 # What the tools link from tierbench rather than copy: policy names and
-# syscalls, node sets, machine facts and counters, and the channel writer.
-BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist phase)
+# syscalls, node sets, machine facts and counters, the channel writer, and
+# the outcome words (guest/vocab.h).
+BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist phase outcome)
 # Pure math and formatting: compiled for the host unit tests as well.
 BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c bench/outcome.c bench/nearest.c \
 		   bench/order.c bench/costmodel.c

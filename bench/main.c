@@ -29,15 +29,15 @@ static const struct bench *const benches[] = {
 };
 #define NBENCHES (sizeof(benches) / sizeof(benches[0]))
 
+/* What each profile of guest/vocab.h means to tierbench (its name: profile_names). */
 static const struct {
-	const char *name;
 	int reps;
 	long mib, step_mib;
 	int timeout_mult;
-} profiles[] = {
-	[PROFILE_QUICK] = { "quick", 2, 16, 16, 1 },
-	[PROFILE_DEFAULT] = { "default", 5, 32, 32, 1 },
-	[PROFILE_FULL] = { "full", 11, 256, 16, 10 },
+} profiles[PROFILE_COUNT] = {
+	[PROFILE_QUICK] = { 2, 16, 16, 1 },
+	[PROFILE_DEFAULT] = { 5, 32, 32, 1 },
+	[PROFILE_FULL] = { 11, 256, 16, 10 },
 };
 
 static const char usage_text[] =
@@ -337,7 +337,6 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i], *val = NULL, *eq;
-		static const char *const profile_names[] = { "quick", "default", "full" };
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			print_help();
@@ -366,7 +365,7 @@ int main(int argc, char **argv)
 			die_usage("%s needs a value", a);
 		}
 		if (!strcmp(a, "--profile")) {
-			unsigned m = parse_list(a, val, profile_names, 3);
+			unsigned m = parse_list(a, val, profile_names, PROFILE_COUNT);
 
 			if (m & (m - 1))
 				die_usage("--profile: one of quick, default, full");
@@ -477,7 +476,7 @@ int main(int argc, char **argv)
 
 		ns_format_plus(&o.preferred, ids, sizeof(ids));
 		msg("%s: profile %s, preferred %s:%s, %d reps, %ld MiB, timeout %d s",
-		    current->name, profiles[o.profile].name, o.label, ids, o.reps,
+		    current->name, profile_names[o.profile], o.label, ids, o.reps,
 		    o.mib, timeout_secs);
 	}
 	alarm((unsigned)timeout_secs);

@@ -13,21 +13,21 @@
 #include "fmt.h"
 #include "hist.h"
 #include "outcome.h"
+#include "vocab.h"
 
-/* Policies in the order every benchmark compares them. */
-enum pol {
-	POL_BIND,
-	POL_PREFERRED,
-	POL_PREFERRED_MANY,
-	POL_DEFAULT,
-	POL_INTERLEAVE,
-	POL_WEIGHTED_INTERLEAVE,
-	POL_COUNT
-};
-
-enum pagesize { PS_4K, PS_THP, PS_2M, PS_COUNT };
-enum scenario { SC_FREE, SC_FULL, SC_PRESSURE, SC_COUNT };
-enum profile { PROFILE_QUICK, PROFILE_DEFAULT, PROFILE_FULL };
+/* Policies in the order every benchmark compares them (guest/vocab.h). */
+#define X(id, name, rank, ref) POL_##id,
+enum pol { VOCAB_POLICIES(X) POL_COUNT };
+#undef X
+#define X(id, name) PS_##id,
+enum pagesize { VOCAB_PAGESIZES(X) PS_COUNT };
+#undef X
+#define X(id, name) SC_##id,
+enum scenario { VOCAB_SCENARIOS(X) SC_COUNT };
+#undef X
+#define X(id, name, step_timeout, wl_timeout) PROFILE_##id,
+enum profile { VOCAB_PROFILES(X) PROFILE_COUNT };
+#undef X
 /* How a policy reaches the kernel: a VMA policy or the task policy. */
 enum via { VIA_MBIND, VIA_TASK };
 
@@ -151,6 +151,7 @@ void out_flush(void);
 extern const char *const pol_names[POL_COUNT];
 extern const char *const pagesize_names[PS_COUNT];
 extern const char *const scenario_names[SC_COUNT];
+extern const char *const profile_names[PROFILE_COUNT];
 int pol_mode(enum pol p);
 /* The node mask policy @p gets for the case's preferred set (README table). */
 void pol_nodes(enum pol p, const struct nodeset *preferred, struct nodeset *out);
