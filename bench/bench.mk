@@ -40,6 +40,6 @@ $(B)/guest/wlrun: $(B)/guest/obj/bench/wlrun.o $(B)/guest/obj/bench/wlparse.o $(
 # name the objects again as prerequisites (the recipe links $^, all of them).
 $(B)/san/unit: $(BENCH_UNIT_SRCS:%.c=$(B)/san/%.o)
 # tests/unit/test_stats.c and test_bench*.c include bench headers.
-$(B)/san/tests/unit/test_stats.o $(B)/san/tests/unit/test_bench%.o: HOST_CFLAGS += -Ibench
+$(B)/san/tests/unit/test_stats.o $(B)/san/tests/unit/test_bench%.o $(B)/san/tests/unit/test_vocab.o: HOST_CFLAGS += -Ibench
 # chase.c and phase.c mark phases with the plugin's markers (plugin/marker.h).
 $(B)/guest/obj/bench/chase.o $(B)/guest/obj/bench/phase.o: GUEST_CFLAGS += -Iplugin

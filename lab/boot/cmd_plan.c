@@ -26,6 +26,7 @@
 #include "textfile.h"
 #include "topology.h"
 #include "util.h"
+#include "words.h"
 
 /*
  * Benchmarks run when --benches is "default", in this order; fallback-order
@@ -91,11 +92,6 @@ struct target {
 	char ids[64]; /* "1+3" */
 };
 
-static int profile_timeout(const char *profile)
-{
-	return !strcmp(profile, "quick") ? 300 : !strcmp(profile, "full") ? 7200 : 1200;
-}
-
 static void add_id(char *ids, size_t size, int id)
 {
 	size_t len = strlen(ids);
@@ -137,12 +133,10 @@ static int plan_targets(const struct topo *t, struct target *out, int max)
 	return n;
 }
 
-/* Policies each workload runs under, per profile (as tierbench's fallback). */
-static const char *const workload_policies[] = {
-	"bind", "preferred", "preferred-many", "default", "interleave", "weighted-interleave",
-};
-#define WORKLOAD_POLICIES_FULL 6
-#define WORKLOAD_POLICIES 4
+/*
+ * Policies each workload runs under, per profile (as tierbench's fallback):
+ * guest/vocab.h's up to default, all of them in full.
+ */
 
 /*
  * The workloads' directory: --workloads-dir DIR, else $TIERLAB_WORKLOADS,
@@ -250,7 +244,7 @@ int cmd_plan(int argc, char **argv)
 	int wl_navail = 0, wl_nrun = 0;
 	struct topo *t;
 	struct target targets[TOPO_KIND_NR];
-	int ntargets, rc, timeout;
+	int ntargets, rc, timeout, prof;
 
 	for (int i = 1; i < argc; i++) {
 		const char **opt = !strcmp(argv[i], "--boot-id") ? &boot :
@@ -274,8 +268,8 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount]\n");
 		return EXIT_USAGE;
 	}
-	if (!valid_name(boot) || (strcmp(profile, "quick") && strcmp(profile, "default") &&
-				  strcmp(profile, "full"))) {
+	prof = vocab_profile(profile);
+	if (!valid_name(boot) || prof < 0) {
 		fprintf(stderr, "labtool plan: bad --boot-id or --profile\n");
 		return EXIT_USAGE;
 	}
@@ -337,7 +331,7 @@ int cmd_plan(int argc, char **argv)
 		return rc;
 	}
 	ntargets = plan_targets(t, targets, TOPO_KIND_NR);
-	timeout = step_timeout ? (int)parse_count(step_timeout, 86400) : profile_timeout(profile);
+	timeout = step_timeout ? (int)parse_count(step_timeout, 86400) : vocab_profile_step_timeout(prof);
 	/*
 	 * Under icount the guest's seconds are 1e9 instructions: a busy step
 	 * was measured at 0.12 guest seconds per host second (TCG, README
@@ -418,17 +412,17 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (wl_nrun) {
 		/* wlrun's own timeout kills the workload; the step's is a backstop. */
-		int npol = !strcmp(profile, "full") ? WORKLOAD_POLICIES_FULL : WORKLOAD_POLICIES;
+		int npol = prof == vocab_profile("full") ? VOCAB_NPOLICIES : vocab_policy("default") + 1;
 		int wl_timeout = step_timeout ? (timeout > 60 ? timeout - 30 : timeout / 2 + 1) :
-				 !strcmp(profile, "quick") ? 120 : !strcmp(profile, "full") ? 3600 : 600;
+				 vocab_profile_wl_timeout(prof);
 		int wl_step = step_timeout ? timeout : wl_timeout + 30;
 
 		for (int k = 0; k < wl_nrun; k++)
 			for (int p = 0; p < npol; p++)
 				for (int g = 0; g < ntargets; g++)
 					sb_printf(&plan, "step wl-%s-%s-%s %d wlrun %s --policy %s --nodes %s:%s --profile %s --timeout %d\n",
-						  wl_run[k], workload_policies[p], targets[g].label, wl_step,
-						  wl_run[k], workload_policies[p], targets[g].label,
+						  wl_run[k], vocab_policy_names[p], targets[g].label, wl_step,
+						  wl_run[k], vocab_policy_names[p], targets[g].label,
 						  targets[g].ids, profile, wl_timeout);
 	}
 	fputs(plan.s, stdout);
