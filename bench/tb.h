@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "fmt.h"
 #include "hist.h"
+#include "needs.h"
 #include "outcome.h"
 #include "vocab.h"
 
@@ -57,20 +58,19 @@ struct opts {
 	double model_cache_hit;
 };
 
-/* What a benchmark needs from the machine; the harness turns a miss into a SKIP. */
-struct needs {
-	int min_mem_nodes;
-	bool hugetlb;
-	bool cpuless_node;
-	bool hmat;
-};
-
+/*
+ * A benchmark's registration (benches.h), with what it needs from the
+ * machine (needs.h): main.c judges the needs before the run (a miss is a
+ * SKIP), saves the declared sysctls and restores them after, arms the
+ * timeout, and prints all of it in --list=machine for the host's plan.
+ */
 struct bench {
 	const char *name;
 	const char *help;
-	const char *options;	/* which of the common options it reads */
+	const char *options;	/* which of the common options it reads, "" none */
 	struct needs needs;
-	int timeout_secs;
+	bool every_node;	/* runs over every memory node itself: no --preferred */
+	int timeout_secs;	/* of the default profile; full's is 10 times longer */
 	int (*run)(const struct opts *o);	/* 0 ok, 1 a check failed */
 };
 
@@ -215,6 +215,7 @@ void counter_delta_rows(const struct rowkey *k, const struct counters *a,
 int knob_read_long(const char *path, long *val);
 int knob_save_write(const char *path, long val);	/* restored at exit */
 int knob_save_write_str(const char *path, const char *val);	/* the same */
+int knob_save(const char *path);	/* restored at exit, unchanged now; -1 absent */
 void knobs_restore(void);
 int hugetlb_reserve(int node, long pages, long *got);
 
