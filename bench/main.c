@@ -118,7 +118,7 @@ static void print_list(void)
 }
 
 /*
- * --list=machine: what the host's plan reads (lab/benchlist.c), one line
+ * --list=machine: what the host's plan reads (lab/boot/benchlist.c), one line
  * per benchmark with its declared needs and options, then the words this
  * binary prints (guest/vocab.h), which the host checks it knows.
  */

@@ -3,7 +3,7 @@
  * What a benchmark needs from the machine, declared in its registration
  * (struct bench, tb.h), as LTP's struct tst_test does: the harness judges
  * it before the run (a miss is a TAP SKIP with the reason) and prints it in
- * `tierbench --list=machine`, which the host's plan reads (lab/benchlist.c).
+ * `tierbench --list=machine`, which the host's plan reads (lab/boot/benchlist.c).
  * Pure: also built for the host's unit tests.
  */
 #ifndef TIERBENCH_NEEDS_H
