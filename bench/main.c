@@ -40,18 +40,23 @@ static const struct {
 	[PROFILE_FULL] = { 11, 256, 16, 10 },
 };
 
+/* guest/vocab.h's words as help text: " a b c" */
+#define HELP2(id, name) " " name
+#define HELP4(id, name, a, b) " " name
+
 static const char usage_text[] =
 "usage: tierbench BENCH [options]   |   tierbench --list[=machine]   |   tierbench --help\n"
 "options (each also as --opt=VALUE):\n"
-"  --profile quick|default|full   sizes and repetitions (default: default)\n"
+"  --profile NAME                 sizes and repetitions (default: default), of\n"
+"                                " VOCAB_PROFILES(HELP4) "\n"
 "  --preferred IDS                the node set under test, e.g. 1+3 or 1,3 or 1-3\n"
 "                                 (default: the CPU-less memory nodes, else the\n"
 "                                 memory nodes without the local one, else node 0)\n"
 "  --label KIND                   how the topology names that set (rows say nodes=KIND:IDS)\n"
-"  --policies LIST                of bind,preferred,preferred-many,default,interleave,\n"
-"                                 weighted-interleave, or all (default: all)\n"
-"  --pagesizes LIST               of 4k,thp,2m (default: all)\n"
-"  --scenarios LIST               of free,full,pressure (default: all)\n"
+"  --policies LIST                comma list (or all, the default) of\n"
+"                                " VOCAB_POLICIES(HELP4) "\n"
+"  --pagesizes LIST               comma list (or all, the default) of" VOCAB_PAGESIZES(HELP2) "\n"
+"  --scenarios LIST               comma list (or all, the default) of" VOCAB_SCENARIOS(HELP2) "\n"
 "  --reps N                       repetitions per case (profile: 2/5/11)\n"
 "  --mib N                        MiB allocated per case (profile: 16/32/256)\n"
 "  --step-mib N                   fill-curve step (profile: 16/32/16)\n"

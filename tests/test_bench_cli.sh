@@ -44,6 +44,10 @@ lm=$("$TB" --list=machine) || bad "--list=machine exited $?"
 keys='^bench name=[a-z-]+ timeout=[0-9]+ every_node=[01] options=[^ ]+ mem_nodes=[0-9]+ outside_set=[01] hugetlb=[01] cpuless_node=[01] hmat=[01] oom_kill=[01] sysctls=[^ ]+$'
 [ "$(grep -Evc "$keys|^word kind=[a-z]+ name=[^ ]+$|^tierbench-list 1$" <<<"$lm")" = 0 ] ||
 	bad "--list=machine: lines outside its format: $(grep -Ev "$keys|^word |^tierbench-list" <<<"$lm" | head -3)"
+# --help offers every word tierbench takes (guest/vocab.h)
+while read -r kind word; do
+	grep -qE -- " $word( |$)" <<<"$help" || bad "--help lacks $kind $word"
+done < <(sed -n 's/^word kind=\(policy\|pagesize\|scenario\|profile\) name=/\1 /p' <<<"$lm")
 cmp -s <(printf '%s\n' "$lm") build/guest/benches.list || bad "build/guest/benches.list is not tierbench --list=machine"
 # every word it prints, the host knows: the plan reads the list and checks them
 build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --bench-list <(printf '%s\n' "$lm") > /dev/null ||
