@@ -199,8 +199,9 @@ static int run_chase(const struct opts *o)
 const struct bench bench_chase = {
 	.name = "chase",
 	.help = "memory-timing calibration: a 64 MiB pointer chase bound to each node",
-	.options = "(none: every memory node, 64 MiB each)",
+	.options = "",	/* every memory node, 64 MiB each */
 	.needs = { .min_mem_nodes = 1 },
+	.every_node = true,
 	.timeout_secs = 300,
 	.run = run_chase,
 };

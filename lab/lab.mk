@@ -5,9 +5,11 @@
 # bench/costmodel.c: the guest's cost model, for the report's model after the
 # fill (lab/report/report_model.c), the same code rather than a copy.
 # plugin/memtiming.c: the memory-timing plugin's report format (lab/boot/accounting.c).
+# bench/needs.c: tierbench's judge of a benchmark's declared needs, for the
+# plan's (lab/boot/cmd_plan.c), the same code rather than a copy.
 LAB_DIRS := lab/lib lab/model lab/boot lab/rundir lab/report
 LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c $(LAB_DIRS:%=%/*.c))) guest/frame.c bench/stats.c bench/order.c \
-	    bench/costmodel.c plugin/memtiming.c
+	    bench/costmodel.c bench/needs.c plugin/memtiming.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # Other directories add C sources that the unit tests must also link.
@@ -17,6 +19,7 @@ host: $(B)/host/labtool
 
 $(B)/host/lab/report/verdict.o $(B)/san/lab/report/verdict.o $(B)/host/lab/report/report_run.o $(B)/san/lab/report/report_run.o \
 $(B)/host/lab/boot/cmd_plan.o $(B)/san/lab/boot/cmd_plan.o \
+$(B)/host/lab/boot/benchlist.o $(B)/san/lab/boot/benchlist.o \
 $(B)/host/lab/report/report_model.o $(B)/san/lab/report/report_model.o \
 $(B)/san/tests/unit/test_verdict.o: HOST_CFLAGS += -Ibench
 

@@ -36,6 +36,23 @@ for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
 	[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || bad "'$args' error is not one line: $out"
 done
 
+# --list=machine (issue 14 item 4): what the host's plan reads, every
+# benchmark of --list with its declared needs, then the words it prints
+lm=$("$TB" --list=machine) || bad "--list=machine exited $?"
+[ "$(head -1 <<<"$lm")" = "tierbench-list 1" ] || bad "--list=machine: no 'tierbench-list 1' first"
+[ "$(grep -c '^bench ' <<<"$lm")" = "$(($(wc -l <<<"$list") - 1))" ] || bad "--list=machine: not one line per benchmark"
+keys='^bench name=[a-z-]+ timeout=[0-9]+ every_node=[01] options=[^ ]+ mem_nodes=[0-9]+ outside_set=[01] hugetlb=[01] cpuless_node=[01] hmat=[01] oom_kill=[01] sysctls=[^ ]+$'
+[ "$(grep -Evc "$keys|^word kind=[a-z]+ name=[^ ]+$|^tierbench-list 1$" <<<"$lm")" = 0 ] ||
+	bad "--list=machine: lines outside its format: $(grep -Ev "$keys|^word |^tierbench-list" <<<"$lm" | head -3)"
+# --help offers every word tierbench takes (guest/vocab.h)
+while read -r kind word; do
+	grep -qE -- " $word( |$)" <<<"$help" || bad "--help lacks $kind $word"
+done < <(sed -n 's/^word kind=\(policy\|pagesize\|scenario\|profile\) name=/\1 /p' <<<"$lm")
+cmp -s <(printf '%s\n' "$lm") build/guest/benches.list || bad "build/guest/benches.list is not tierbench --list=machine"
+# every word it prints, the host knows: the plan reads the list and checks them
+build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --bench-list <(printf '%s\n' "$lm") > /dev/null ||
+	bad "labtool plan does not take tierbench --list=machine"
+
 row='^ROW bench=[^ ,=]+ policy=[^ ,=]+ nodes=[^ ,=:]+:[^ ,=]+ pagesize=(4k|thp|2m|-) scenario=[^ ,=]+ metric=[^ ,=]+ value=(-?[0-9.]+(e[-+][0-9]+)?|nan) unit=[^ ,=]+( x_mib=[0-9]+)?$'
 tap='^TAP (ok|not ok) [0-9]+ - [^#]*( # SKIP .+)?$|^TAP 1\.\.[0-9]+$'
 hist='^HIST bench=[^ ]+ policy=[^ ]+ nodes=[^ ]+ pagesize=[^ ]+ scenario=[^ ]+ rep=[0-9]+ unit=(ns|insn) buckets=([0-9]+:[0-9]+(\+[0-9]+:[0-9]+)*|-)$'
@@ -59,7 +76,11 @@ grep -q '^tierbench: --cpu 1023: no such CPU (present: [0-9,-]*)$' <<<"$out" || 
 
 out=build/test_bench_cli
 mkdir -p "$out"
+pcp=/proc/sys/vm/percpu_pagelist_high_fraction
+pcp_before=$(cat "$pcp" 2>/dev/null)
 "$TB" checks --profile quick > "$out/checks.out" 2> "$out/checks.err"; rc=$?
+# a sysctl checks declares (and writes) is as it was after the run
+[ "$(cat "$pcp" 2>/dev/null)" = "$pcp_before" ] || bad "checks left $pcp at $(cat "$pcp"), was $pcp_before"
 [ "$rc" = 0 ] || { bad "checks exited $rc"; cat "$out/checks.out"; }
 check_lines "$out/checks.out"
 grep -q 'prefer (many)' "$out/checks.out" || bad "checks did not test numa_maps"
@@ -158,6 +179,15 @@ if [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -lt 3 ]; then
 	grep -q '^TAP ok 1 - fallback-order # SKIP needs 3 memory nodes' "$out/fo.out" ||
 		bad "fallback-order on a small host did not skip: $(head -3 "$out/fo.out")"
 fi
+# oom's needs (two memory nodes, one outside the set, vm.panic_on_oom 0) are
+# the harness's to judge: a SKIP with the reason, as TAP
+"$TB" oom --profile quick > "$out/oom.out" 2> "$out/oom.err"; rc=$?
+[ "$rc" = 0 ] || bad "oom exited $rc"
+check_lines "$out/oom.out"
+if [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -lt 2 ]; then
+	grep -q '^TAP ok 1 - oom # SKIP needs 2 memory nodes, guest has 1$' "$out/oom.out" ||
+		bad "oom on a one-node host did not skip: $(head -3 "$out/oom.out")"
+fi
 
 "$TB" model --profile quick > "$out/model.out" 2>&1; rc=$?
 [ "$rc" = 0 ] || bad "model exited $rc"
@@ -187,6 +217,17 @@ for want in model_read_latency_ns=45.5 model_read_bandwidth_serial_mbps=133333 \
 	grep -q "policy=default .* metric=${want%=*} value=${want#*=} " "$out/model-cache.out" ||
 		bad "model with a cache: no $want"
 done
+
+# Every policy, page size and outcome the runs above printed is a word of
+# --list=machine, which labtool checks it knows (guest/vocab.h).  (scenario=
+# also carries the fill curve's, fallback-order's settings and wlrun's
+# profiles: not one list.)
+printed=$(cat "$out"/*.out | grep -o ' policy=[^ ]*\| pagesize=[^ ]*\| metric=outcome_[^ ]*' |
+	sed 's/^ metric=outcome_/outcome /; s/^ \([a-z]*\)=/\1 /' | grep -v ' -$' | sort -u)
+[ -n "$printed" ] || bad "no policy, page size or outcome printed to check"
+while read -r kind word; do
+	grep -qx "word kind=$kind name=$word" <<<"$lm" || bad "tierbench printed $kind '$word', not in --list=machine"
+done <<<"$printed"
 
 [ "$fail" = 0 ] && echo "tierbench CLI and output contract: ok"
 exit $fail

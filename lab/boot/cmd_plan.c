@@ -3,6 +3,7 @@
  * labtool plan TOPOLOGY.yaml --boot-id ID [--profile quick|default|full]
  *              [--benches LIST|default|none] [--workloads LIST|all|none]
  *              [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount]
+ *              [--bench-list FILE]
  *
  * Writes one boot's guest plan (README.md, "Guest plan") on stdout.  This is
  * where the topology's words become node ids: every benchmark runs once per
@@ -12,6 +13,11 @@
  * "Clocks"); tierbench is told, so that its timing rows carry the unit.
  * latency gets --seed, a hash of the boot id (bench/order.c): its cases'
  * order, shuffled per boot, the same again in a resumed boot.
+ *
+ * What each benchmark needs, reads and covers is tierbench's to say: the
+ * plan reads it from `tierbench --list=machine` (build/guest/benches.list,
+ * or --bench-list FILE; lab/boot/benchlist.c), and judges the needs it can judge
+ * from the topology with tierbench's own code (bench/needs.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,30 +27,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchlist.h"
 #include "commands.h"
 #include "order.h"
 #include "textfile.h"
 #include "topology.h"
 #include "util.h"
+#include "words.h"
 
 /*
- * Benchmarks run when --benches is "default", in this order; fallback-order
- * only where the overflow has more than one place to go (three or more
- * memory nodes), since elsewhere every setting gives the same placement.
- * threads skips by itself what the machine's CPUs cannot give (1.3 guest
- * seconds on 2s2c-dram-pmem, quick).
+ * Benchmarks run when --benches is "default", in this order, each where the
+ * topology meets its declared needs (plan_needs_unmet()): fallback-order,
+ * for one, only where the overflow has more than one place to go; threads
+ * skips by itself what the machine's CPUs cannot give (1.3 guest seconds
+ * on 2s2c-dram-pmem, quick).
  */
 static const char *const default_benches[] = { "checks", "latency", "fallback", "fallback-order", "features",
 					       "threads", "oom", "model" };
-
-static int mem_nodes(const struct topo *t)
-{
-	int n = 0;
-
-	for (int i = 0; i < t->nnodes; i++)
-		n += t->node[i].mem_bytes != 0;
-	return n;
-}
 
 /*
  * The cost model of fallback-order and model: the HMAT figures seen from CPU
@@ -91,18 +90,37 @@ void plan_model_args(const struct topo *t, struct sbuf *sb)
 struct target {
 	char label[32];
 	char ids[64]; /* "1+3" */
+	unsigned long long nodes; /* the same as a mask */
 };
 
-static int profile_timeout(const char *profile)
+/*
+ * Why the topology cannot meet @n for a step on @g, or NULL: the needs a
+ * topology decides (memory nodes, one outside the set) by tierbench's own
+ * judge; those the guest's kernel decides (hugetlb, HMAT in sysfs, a
+ * CPU-less node as the guest sees it, vm.panic_on_oom) are taken as met,
+ * left to the step's SKIP.
+ */
+const char *plan_needs_unmet(const struct topo *t, unsigned long long target,
+			     const struct needs *n, char *why, size_t len)
 {
-	return !strcmp(profile, "quick") ? 300 : !strcmp(profile, "full") ? 7200 : 1200;
+	struct machine_facts m = { .hugetlb = true, .cpuless_node = true, .hmat = true,
+				   .panic_on_oom = 0 };
+
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->node[i].mem_bytes) {
+			m.mem_nodes++;
+			m.mem_nodes_outside_set += i >= 64 || !(target >> i & 1);
+		}
+	return needs_unmet(n, &m, why, len);
 }
 
-static void add_id(char *ids, size_t size, int id)
+static void add_id(struct target *g, int id)
 {
-	size_t len = strlen(ids);
+	size_t len = strlen(g->ids);
 
-	snprintf(ids + len, size - len, "%s%d", len ? "+" : "", id);
+	snprintf(g->ids + len, sizeof(g->ids) - len, "%s%d", len ? "+" : "", id);
+	if (id < 64)
+		g->nodes |= 1ull << id;
 }
 
 /* The node sets the benchmarks prefer, by kind.  Returns how many. */
@@ -114,9 +132,10 @@ static int plan_targets(const struct topo *t, struct target *out, int max)
 		if (k == TOPO_KIND_dram)
 			continue;
 		out[n].ids[0] = '\0';
+		out[n].nodes = 0;
 		for (int i = 0; i < t->nnodes; i++)
 			if ((int)t->node[i].kind == k && t->node[i].mem_bytes)
-				add_id(out[n].ids, sizeof(out[n].ids), i);
+				add_id(&out[n], i);
 		if (out[n].ids[0]) {
 			snprintf(out[n].label, sizeof(out[n].label), "%s", topo_kind_names[k]);
 			n++;
@@ -125,13 +144,15 @@ static int plan_targets(const struct topo *t, struct target *out, int max)
 	if (n == 0 && max > 0) {
 		/* DRAM only: prefer the DRAM away from CPU 0, or node 0 if alone. */
 		out[0].ids[0] = '\0';
+		out[0].nodes = 0;
 		for (int i = 0; i < t->nnodes; i++)
 			if (t->node[i].mem_bytes && !(t->node[i].cpus & 1))
-				add_id(out[0].ids, sizeof(out[0].ids), i);
+				add_id(&out[0], i);
 		if (out[0].ids[0]) {
 			snprintf(out[0].label, sizeof(out[0].label), "dram-remote");
 		} else {
 			snprintf(out[0].ids, sizeof(out[0].ids), "0");
+			out[0].nodes = 1;
 			snprintf(out[0].label, sizeof(out[0].label), "dram");
 		}
 		n = 1;
@@ -139,12 +160,10 @@ static int plan_targets(const struct topo *t, struct target *out, int max)
 	return n;
 }
 
-/* Policies each workload runs under, per profile (as tierbench's fallback). */
-static const char *const workload_policies[] = {
-	"bind", "preferred", "preferred-many", "default", "interleave", "weighted-interleave",
-};
-#define WORKLOAD_POLICIES_FULL 6
-#define WORKLOAD_POLICIES 4
+/*
+ * Policies each workload runs under, per profile (as tierbench's fallback):
+ * guest/vocab.h's up to default, all of them in full.
+ */
 
 /*
  * The workloads' directory: --workloads-dir DIR, else $TIERLAB_WORKLOADS,
@@ -243,16 +262,96 @@ long parse_count(const char *s, long max)
 	return v;
 }
 
+/*
+ * The tierbench steps: each of @benches (a list, or "default": those of
+ * default_benches whose needs the topology meets) on each target set, or
+ * once for a benchmark that covers every node itself; the options it reads
+ * get the plan's figures.  0, or an exit code after a message.
+ */
+static int plan_benches(struct sbuf *plan, const struct topo *t, const char *benches,
+			const char *list_path, const struct target *targets, int ntargets,
+			int timeout, const char *profile, const char *clock, const char *boot)
+{
+	char *list = xstrdup(!strcmp(benches, "default") ? "" : benches), *save = NULL;
+	const struct bench_decl *decl[32];
+	struct bench_list bl;
+	int nnames = 0, rc = 0;
+	bool dflt = !strcmp(benches, "default");
+	char why[200];
+
+	if (benchlist_load(list_path, &bl, stderr)) {
+		free(list);
+		return EXIT_NOINPUT;
+	}
+	if (dflt) {
+		for (size_t k = 0; k < sizeof(default_benches) / sizeof(*default_benches); k++) {
+			decl[nnames] = benchlist_find(&bl, default_benches[k]);
+			if (decl[nnames])
+				nnames++;
+			else
+				fprintf(stderr, "labtool plan: tierbench lists no '%s' (a default benchmark)\n",
+					default_benches[k]);
+		}
+	} else {
+		for (char *b = strtok_r(list, ",", &save); b && nnames < 32;
+		     b = strtok_r(NULL, ",", &save)) {
+			decl[nnames] = valid_name(b) ? benchlist_find(&bl, b) : NULL;
+			if (!decl[nnames]) {
+				fprintf(stderr, "labtool plan: --benches: '%s' is not a benchmark of tierbench (have:", b);
+				for (size_t k = 0; k < bl.n; k++)
+					fprintf(stderr, " %s", bl.b[k].name);
+				fprintf(stderr, "; or default, none)\n");
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			nnames++;
+		}
+	}
+	for (int k = 0; k < nnames; k++) {
+		const struct bench_decl *d = decl[k];
+
+		/* one that binds to every memory node in turn (chase): one step */
+		if (d->every_node) {
+			if (!dflt || !plan_needs_unmet(t, 0, &d->needs, why, sizeof(why)))
+				sb_printf(plan, "step %s %d tierbench %s --profile %s%s\n", d->name,
+					  timeout, d->name, profile,
+					  !strcmp(clock, "icount") ? " --clock icount" : "");
+			continue;
+		}
+		for (int g = 0; g < ntargets; g++) {
+			/* a benchmark named in --benches runs; its SKIP says why not */
+			if (dflt && plan_needs_unmet(t, targets[g].nodes, &d->needs, why, sizeof(why)))
+				continue;
+			sb_printf(plan, "step %s-%s %d tierbench %s --profile %s --preferred %s --label %s",
+				  d->name, targets[g].label, timeout, d->name, profile,
+				  targets[g].ids, targets[g].label);
+			if (bench_takes(d, "--model-hmat"))
+				plan_model_args(t, plan);
+			/* the latency cases' order: seeded by the boot id, so a
+			 * resumed boot runs them in the same order again */
+			if (bench_takes(d, "--seed"))
+				sb_printf(plan, " --seed %u", (unsigned)order_seed_of(boot));
+			if (!strcmp(clock, "icount"))
+				sb_printf(plan, " --clock icount");
+			sb_printf(plan, "\n");
+		}
+	}
+out:
+	benchlist_free(&bl);
+	free(list);
+	return rc;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *boot = NULL, *profile = "default";
 	const char *benches = "default", *workloads = "none", *step_timeout = NULL;
-	const char *wl_dir_opt = NULL, *clock = "wall";
+	const char *wl_dir_opt = NULL, *clock = "wall", *bench_list = NULL;
 	char **wl_avail = NULL, **wl_run = NULL;
 	int wl_navail = 0, wl_nrun = 0;
 	struct topo *t;
 	struct target targets[TOPO_KIND_NR];
-	int ntargets, rc, timeout;
+	int ntargets, rc, timeout, prof;
 
 	for (int i = 1; i < argc; i++) {
 		const char **opt = !strcmp(argv[i], "--boot-id") ? &boot :
@@ -261,6 +360,7 @@ int cmd_plan(int argc, char **argv)
 				   !strcmp(argv[i], "--workloads") ? &workloads :
 				   !strcmp(argv[i], "--workloads-dir") ? &wl_dir_opt :
 				   !strcmp(argv[i], "--clock") ? &clock :
+				   !strcmp(argv[i], "--bench-list") ? &bench_list :
 				   !strcmp(argv[i], "--step-timeout") ? &step_timeout : NULL;
 
 		if (opt && i + 1 < argc) {
@@ -273,11 +373,11 @@ int cmd_plan(int argc, char **argv)
 		}
 	}
 	if (!path || !boot) {
-		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount]\n");
+		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount] [--bench-list FILE]\n");
 		return EXIT_USAGE;
 	}
-	if (!valid_name(boot) || (strcmp(profile, "quick") && strcmp(profile, "default") &&
-				  strcmp(profile, "full"))) {
+	prof = vocab_profile(profile);
+	if (!valid_name(boot) || prof < 0) {
 		fprintf(stderr, "labtool plan: bad --boot-id or --profile\n");
 		return EXIT_USAGE;
 	}
@@ -339,7 +439,7 @@ int cmd_plan(int argc, char **argv)
 		return rc;
 	}
 	ntargets = plan_targets(t, targets, TOPO_KIND_NR);
-	timeout = step_timeout ? (int)parse_count(step_timeout, 86400) : profile_timeout(profile);
+	timeout = step_timeout ? (int)parse_count(step_timeout, 86400) : vocab_profile_step_timeout(prof);
 	/*
 	 * Under icount the guest's seconds are 1e9 instructions: a busy step
 	 * was measured at 0.12 guest seconds per host second (TCG, README
@@ -370,67 +470,29 @@ int cmd_plan(int argc, char **argv)
 				  i, t->node[i].hugetlb_pages, i);
 
 	if (strcmp(benches, "none")) {
-		char *list = xstrdup(!strcmp(benches, "default") ? "" : benches), *save = NULL;
-		const char *names[32];
-		int nnames = 0;
-
-		if (!strcmp(benches, "default")) {
-			for (size_t k = 0; k < sizeof(default_benches) / sizeof(*default_benches); k++)
-				if (strcmp(default_benches[k], "fallback-order") || mem_nodes(t) >= 3)
-					names[nnames++] = default_benches[k];
-		} else {
-			for (char *b = strtok_r(list, ",", &save); b && nnames < 32;
-			     b = strtok_r(NULL, ",", &save)) {
-				if (!valid_name(b)) {
-					fprintf(stderr, "labtool plan: --benches: '%s' is not a benchmark name\n", b);
-					free(list);
-					free(plan.s);
-					free(t);
-					free(wl_run);
-					free_names(wl_avail, wl_navail);
-					return EXIT_USAGE;
-				}
-				names[nnames++] = b;
-			}
+		rc = plan_benches(&plan, t, benches, bench_list, targets, ntargets, timeout, profile,
+				  clock, boot);
+		if (rc) {
+			free(plan.s);
+			free(t);
+			free(wl_run);
+			free_names(wl_avail, wl_navail);
+			return rc;
 		}
-		for (int k = 0; k < nnames; k++)
-			for (int g = 0; g < ntargets; g++) {
-				/* chase binds to every memory node in turn: one step */
-				if (!strcmp(names[k], "chase")) {
-					if (g == 0)
-						sb_printf(&plan, "step chase %d tierbench chase --profile %s%s\n",
-							  timeout, profile,
-							  !strcmp(clock, "icount") ? " --clock icount" : "");
-					continue;
-				}
-				sb_printf(&plan, "step %s-%s %d tierbench %s --profile %s --preferred %s --label %s",
-					  names[k], targets[g].label, timeout, names[k], profile,
-					  targets[g].ids, targets[g].label);
-				if (!strcmp(names[k], "fallback-order") || !strcmp(names[k], "model"))
-					plan_model_args(t, &plan);
-				/* the latency cases' order: seeded by the boot id, so a
-				 * resumed boot runs them in the same order again */
-				if (!strcmp(names[k], "latency"))
-					sb_printf(&plan, " --seed %u", (unsigned)order_seed_of(boot));
-				if (!strcmp(clock, "icount"))
-					sb_printf(&plan, " --clock icount");
-				sb_printf(&plan, "\n");
-			}
-		free(list);
 	}
 	if (wl_nrun) {
 		/* wlrun's own timeout kills the workload; the step's is a backstop. */
-		int npol = !strcmp(profile, "full") ? WORKLOAD_POLICIES_FULL : WORKLOAD_POLICIES;
+		int npol = prof == vocab_profile("full") ? VOCAB_NPOLICIES : vocab_policy("default") + 1;
 		int wl_timeout = step_timeout ? (timeout > 60 ? timeout - 30 : timeout / 2 + 1) :
-				 !strcmp(profile, "quick") ? 120 : !strcmp(profile, "full") ? 3600 : 600;
+				 vocab_profile_wl_timeout(prof);
 		int wl_step = step_timeout ? timeout : wl_timeout + 30;
 
 		for (int k = 0; k < wl_nrun; k++)
 			for (int p = 0; p < npol; p++)
 				for (int g = 0; g < ntargets; g++)
 					sb_printf(&plan, "step wl-%s-%s-%s %d wlrun %s --policy %s --nodes %s:%s --profile %s --timeout %d\n",
-						  wl_run[k], workload_policies[p], targets[g].label, wl_step,
-						  wl_run[k], workload_policies[p], targets[g].label,
+						  wl_run[k], vocab_policy_names[p], targets[g].label, wl_step,
+						  wl_run[k], vocab_policy_names[p], targets[g].label,
 						  targets[g].ids, profile, wl_timeout);
 	}
 	fputs(plan.s, stdout);

@@ -7,9 +7,7 @@
 #include "frame.h"
 #include "rowvalue.h"
 
-const char *const row_field_names[ROW_FIELDS] = {
-	"bench", "policy", "nodes", "pagesize", "scenario", "metric", "value", "unit",
-};
+const char *const row_field_names[ROW_FIELDS] = { VOCAB_ROW_KEYS(VOCAB_NAME2) };
 
 static int parse_ulong(const char *s, char **end, unsigned long *v)
 {
@@ -106,13 +104,13 @@ const char *row_parse(char *payload, struct row *r)
 		else
 			r->field[i] = eq + 1;
 	}
-	if (!r->field[0])
+	if (!r->field[ROW_BENCH])
 		return "missing bench=";
-	if (!r->field[5])
+	if (!r->field[ROW_METRIC])
 		return "missing metric=";
-	if (!r->field[6])
+	if (!r->field[ROW_VALUE])
 		return "missing value=";
-	if (!row_value_parse(r->field[6], &num, &numeric))
+	if (!row_value_parse(r->field[ROW_VALUE], &num, &numeric))
 		return "value= is neither a number nor one word of A-Z a-z 0-9 _ . : + -";
 	for (int i = 0; i < ROW_FIELDS; i++)
 		if (!r->field[i])

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "vocab.h"
+
 enum frame_result {
 	FRAME_OK,        /* a payload line with the expected seq and crc */
 	FRAME_BEGIN,     /* "TIERLAB 1 BEGIN ..." */
@@ -28,8 +30,10 @@ struct frame {
 enum frame_result frame_parse(char *line, unsigned long expect_seq,
 			      struct frame *f);
 
-#define ROW_FIELDS 8
-/* The ROW fields, in summary.csv order. */
+/* The ROW fields of guest/vocab.h, in its (and summary.csv's) order. */
+#define X(id, name) ROW_##id,
+enum { VOCAB_ROW_KEYS(X) ROW_FIELDS };
+#undef X
 extern const char *const row_field_names[ROW_FIELDS];
 
 struct row {

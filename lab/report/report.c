@@ -37,6 +37,7 @@
 
 #include "report.h"
 #include "report_int.h"
+#include "words.h"
 
 #define FILL_PREFIX "fill@"
 
@@ -45,8 +46,6 @@ const struct lat_bench lat_benches[NR_LAT_BENCHES] = {
 	{ "latency_task", "set_mempolicy()" },
 };
 
-static const char *const pagesize_order[] = { "4k", "thp", "2m", "1g", NULL };
-static const char *const scenario_order[] = { "free", "full", "pressure", NULL };
 
 /* ---- ordered sets of strings ---- */
 
@@ -177,9 +176,9 @@ static void distinct(struct run *r, const char *bench, enum row_col col, bool wa
 			sl_add(out, w->f[col]);
 	}
 	if (col == COL_PAGESIZE)
-		sl_sort_known(out, pagesize_order);
+		sl_sort_known(out, vocab_pagesize_names);
 	if (col == COL_SCENARIO)
-		sl_sort_known(out, scenario_order);
+		sl_sort_known(out, vocab_scenario_names);
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "meta.h"
 #include "util.h"
+#include "vocab.h"
 
 /* ---- a run ---- */
 enum row_col {
@@ -146,7 +147,7 @@ struct row *run_find(struct run *r, const char *bench, const char *policy,
 
 /* ---- small facts the report and compare share ---- */
 
-/* The lab's policies in reading order; references after the subjects. */
+/* The lab's policies in reading order; references after the subjects (guest/vocab.h). */
 extern const char *const known_policies[];
 bool policy_is_reference(const char *policy);
 int policy_rank(const char *policy);
@@ -162,10 +163,10 @@ void fmt_num(char *buf, size_t n, double v);
 
 /*
  * How a case ended: tierbench writes metric=outcome_<word> value=1 unit=flag
- * (completed, enomem, efault, error, timeout, sigsegv, sigbus, killed,
- * oom_killed).  Ranks go from best to worst; unknown words rank last.
+ * (the words of guest/vocab.h's VOCAB_OUTCOMES, each with its rank).  Ranks
+ * go from best to worst; unknown and unranked words rank last.
  */
-#define OUTCOME_UNKNOWN_RANK 9
+#define OUTCOME_UNKNOWN_RANK VOCAB_OUTCOME_UNRANKED
 int oom_outcome_rank(const char *word);
 /* The case did not end by itself or with a refusal it could handle. */
 bool outcome_is_bad(const char *word);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "words.h"
 
 char *slugify(const char *s)
 {
@@ -44,23 +45,21 @@ bool intervals_overlap(double lo1, double hi1, double lo2, double hi2)
 	return !(hi1 < lo2 || hi2 < lo1);
 }
 
-const char *const known_policies[] = {
-	"bind", "preferred", "preferred-many", "weighted-interleave", "interleave", "default",
-	NULL,
-};
+/* guest/vocab.h's policies in their report_rank order. */
+#define X(id, name, rank, ref) [rank] = name,
+const char *const known_policies[VOCAB_NPOLICIES + 1] = { VOCAB_POLICIES(X) [VOCAB_NPOLICIES] = NULL };
+#undef X
 
 int policy_rank(const char *policy)
 {
-	for (int i = 0; known_policies[i]; i++)
-		if (!strcmp(policy, known_policies[i]))
-			return i;
-	return 100;
+	int p = vocab_policy(policy);
+
+	return p < 0 ? 100 : vocab_policy_report_rank(p);
 }
 
 bool policy_is_reference(const char *policy)
 {
-	return !strcmp(policy, "default") || !strcmp(policy, "interleave") ||
-	       !strcmp(policy, "weighted-interleave");
+	return vocab_policy_is_reference(vocab_policy(policy));
 }
 
 bool bench_is_micro(const char *bench)
@@ -76,22 +75,10 @@ bool bench_is_micro(const char *bench)
 	return false;
 }
 
-/*
- * tierbench's outcome words (bench/README.md), best first: a case that
- * could not be set up (mmap, mbind) or an EFAULT before a harness error or timeout, before a
- * signal, before a kill.
- */
-static const char *const outcome_order[] = {
-	"completed", "setup_error", "efault", "error", "timeout", "sigsegv", "sigbus", "killed",
-	"oom_killed", NULL,
-};
-
+/* tierbench's and wlrun's outcome words ranked by guest/vocab.h; unknown words last. */
 int oom_outcome_rank(const char *word)
 {
-	for (int i = 0; outcome_order[i]; i++)
-		if (!strcmp(word, outcome_order[i]))
-			return i;
-	return OUTCOME_UNKNOWN_RANK;
+	return vocab_outcome_rank(vocab_outcome(word));
 }
 
 bool outcome_is_bad(const char *word)

@@ -15,6 +15,7 @@
 
 #include "modes.h"
 #include "report_int.h"
+#include "words.h"
 
 static double numval_row(const struct row *w)
 {
@@ -594,8 +595,8 @@ static void sec_latency(struct doc *d, struct run *r, const struct entries *e)
 					    "p90", "p99", "p99.9", "max", "mean", "faults",
 					    "outcome" };
 	static const char *const m[] = { "p90", "p99", "p99_9", "max", "mean", "count" };
-	static const char *const ps_order[] = { "4k", "thp", "2m", "1g", NULL };
-	static const char *const sc_order[] = { "free", "full", "pressure", NULL };
+	const char *const *ps_order = vocab_pagesize_names;
+	const char *const *sc_order = vocab_scenario_names;
 	bool heading = false;
 	size_t multimodal = 0;
 
