@@ -30,8 +30,12 @@
  * on the set and in the policy's mask, the node with most of them, and
  * its fault count, p50 and mean over the rounds; per case the same
  * pooled over the threads, how far apart the threads started
- * (start_skew_max) and how many wrote at once on average (concurrency:
- * the threads' busy time over the round's span, 1 = one after another).
+ * (start_skew_max) and how much the threads' write spans overlapped
+ * (concurrency: their busy time over the round's span, 1 = one after
+ * another).  It is overlap of spans, not simultaneous writes: under
+ * icount the vCPUs take turns on one host thread, and under wall no more
+ * than the host's cores run at once; with more threads than CPUs, threads
+ * share CPUs and both figures include that time-sharing.
  */
 #include "tb.h"
 #include "nearest.h"
@@ -345,7 +349,8 @@ static int th_child(void *arg, struct shared *sh)
 	unmap_all(regions, c->nthreads, c->bytes);
 	for (int r = 0; !rc && r < c->o->reps; r++) {
 		rc = th_round(c, acc, true, regions, round_h);
-		sh->pages_done += (long)(c->bytes / 4096) * c->nthreads;
+		if (!rc)
+			sh->pages_done += (long)(c->bytes / 4096) * c->nthreads;
 		if (!rc && r == c->o->reps - 1)
 			for (int i = 0; i < c->nthreads && !rc; i++)
 				if (placement(regions[i], c->bytes, 4096, acc->per_node[i], MAX_NODE) <= 0)

@@ -127,6 +127,9 @@ static void set_oom_score_adj(const char *value)
 	close(fd);
 }
 
+/* Seconds a timed-out step has between SIGTERM and SIGKILL. */
+#define TERM_GRACE 5
+
 /* Runs one step; returns 0 if it exited 0. */
 static int run_step(const char *name, int timeout, char **argv)
 {
@@ -225,7 +228,24 @@ static int run_step(const char *name, int timeout, char **argv)
 		else
 			usleep(10000);
 	}
-	/* Whatever is left of the group goes, leader or stragglers. */
+	/*
+	 * A step past its time gets SIGTERM first and TERM_GRACE seconds to
+	 * end: tierbench then puts back the sysctls it changed (its declared
+	 * needs), which a SIGKILL would leave for every later step of the
+	 * boot.  Then whatever is left of the group goes, leader or stragglers.
+	 */
+	if (timed_out) {
+		double grace = now() + TERM_GRACE;
+
+		kill(-pid, SIGTERM);
+		while (now() < grace) {
+			pid_t w = waitpid(pid, &status, WNOHANG);
+
+			if (w == pid || (w < 0 && errno != EINTR))
+				break;
+			usleep(10000);
+		}
+	}
 	kill(-pid, SIGKILL);
 	if (timed_out)
 		waitpid(pid, &status, 0);

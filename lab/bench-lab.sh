@@ -196,9 +196,12 @@ for clock in icount wall; do
 	eval "run_$clock=$(secs "$t0")"
 done
 note="default topology and profile, 1 boot, exit $rc_icount/$rc_wall"
+# a run that failed has no time worth comparing
+[ "$rc_icount" = 0 ] || run_icount=nan
+[ "$rc_wall" = 0 ] || run_wall=nan
 figure "default run, --clock icount" "$run_icount" s - "$note"
 figure "default run, --clock wall" "$run_wall" s - "$note"
-figure "default run: icount / wall" "$(awk -v a="$run_icount" -v b="$run_wall" 'BEGIN { printf "%.2f", a / b }')" ratio - \
+figure "default run: icount / wall" "$(awk -v a="$run_icount" -v b="$run_wall" 'BEGIN { if (a == "nan" || b == "nan" || b <= 0) print "nan"; else printf "%.2f", a / b }')" ratio - \
 	"host seconds; TCG both"
 fi
 

@@ -293,8 +293,13 @@ static int plan_benches(struct sbuf *plan, const struct topo *t, const char *ben
 					default_benches[k]);
 		}
 	} else {
-		for (char *b = strtok_r(list, ",", &save); b && nnames < 32;
-		     b = strtok_r(NULL, ",", &save)) {
+		for (char *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
+			if (nnames == (int)(sizeof(decl) / sizeof(*decl))) {
+				fprintf(stderr, "labtool plan: --benches: more than %zu names\n",
+					sizeof(decl) / sizeof(*decl));
+				rc = EXIT_USAGE;
+				goto out;
+			}
 			decl[nnames] = valid_name(b) ? benchlist_find(&bl, b) : NULL;
 			if (!decl[nnames]) {
 				fprintf(stderr, "labtool plan: --benches: '%s' is not a benchmark of tierbench (have:", b);

@@ -107,8 +107,6 @@ struct run {
 
 /* The row's name in summary format 2: "preferred_frac" (format 1) is "on_set_frac". */
 const char *metric_current_name(const char *metric);
-/* The summary.csv format run-lab writes (meta.json "summary_format"). */
-#define SUMMARY_FORMAT 2
 
 /* Loads a run directory; prints one error line and returns -1 on bad input. */
 int run_load(const char *dir, struct run *r);

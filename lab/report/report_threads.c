@@ -71,6 +71,10 @@ static int threads_of_case(struct run *r, const char *lay, const char *pol, cons
 		if (!cpu || !node || !top)
 			break;
 		t = node_word(top, &same, &v);
+		if (same && v < 0) {	/* top_node -1: the thread placed no page */
+			free(t);
+			t = xstrdup("no node (no pages)");
+		}
 		/* a thread whose pages are spread has no one landing node */
 		tops[i] = same && (!frac || numval(frac) > 0.5) ? v : NAN;
 		nodes[i] = numval(node);
@@ -99,7 +103,7 @@ size_t threads_summary(struct run *r, struct sbuf *b)
 
 		th_sets(r, layouts[l], &sets);
 		for (size_t s = 0; s < sets.n; s++) {
-			struct strlist apart = { 0 }, together = { 0 };
+			struct strlist apart = { 0 }, together = { 0 }, partly = { 0 };
 			bool two_nodes = false;
 
 			for (int p = 0; said_policies[p]; p++) {
@@ -109,7 +113,7 @@ size_t threads_summary(struct run *r, struct sbuf *b)
 				double tops[MAX_THREADS], nodes[MAX_THREADS];
 				struct sbuf one = { 0 };
 				int k;
-				bool differ = false, known = true, cross = false;
+				bool all = true, any = false, known = true, cross = false;
 				char v[32];
 
 				if (!n)
@@ -136,12 +140,16 @@ size_t threads_summary(struct run *r, struct sbuf *b)
 					for (int j = 0; j < i; j++)
 						if (nodes[i] != nodes[j]) {
 							cross = true;
-							differ |= tops[i] != tops[j];
+							if (tops[i] != tops[j])
+								any = true;
+							else
+								all = false;
 						}
 				}
+				/* apart: every pair of threads of different nodes apart */
 				if (cross && known) {
 					two_nodes = true;
-					sl_add(differ ? &apart : &together, pol);
+					sl_add(all ? &apart : any ? &partly : &together, pol);
 				}
 			}
 			if (two_nodes) {
@@ -158,10 +166,14 @@ size_t threads_summary(struct run *r, struct sbuf *b)
 						  together.v[i]);
 				if (!together.n)
 					sb_puts(b, "no policy");
+				for (size_t i = 0; i < partly.n; i++)
+					sb_printf(b, "%s%s", !i ? ", some apart and some together under " :
+						  i + 1 < partly.n ? ", " : " and ", partly.v[i]);
 				sb_puts(b, " (the rows above).");
 			}
 			sl_free(&apart);
 			sl_free(&together);
+			sl_free(&partly);
 		}
 		sl_free(&sets);
 	}
@@ -170,7 +182,7 @@ size_t threads_summary(struct run *r, struct sbuf *b)
 
 void sec_threads(struct doc *d, struct run *r)
 {
-	static const char *const cols[] = { "threads", "nodes", "policy", "thread", "CPU (node)",
+	static const char *const cols[] = { "layout", "nodes", "policy", "thread", "CPU (node)",
 					    "most pages on", "on its own node", "fault p50" };
 	struct sbuf b = { 0 };
 

@@ -26,8 +26,9 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "json.h"
 #include "meta.h"
-#include "report.h"
+#include "util.h"
 
 static int usage(void)
 {

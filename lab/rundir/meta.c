@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "meta.h"
-#include "report.h"
+#include "util.h"
 
 const struct meta_key_info meta_keys[META_NR] = {
 #define X(key, type, set_by, label) { #key, META_##type, META_SET_##set_by, label },

@@ -118,4 +118,7 @@ void meta_free(struct meta *m);
 /* SHA-256 of @len bytes at @data. */
 void meta_sha256(const void *data, size_t len, unsigned char out[32]);
 
+/* The summary.csv format run-lab writes (meta.json "summary_format"). */
+#define SUMMARY_FORMAT 2
+
 #endif
