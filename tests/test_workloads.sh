@@ -32,7 +32,10 @@ for args in "" "--policy" "--policy nosuch -- true" "--policy bind -- true" \
 	    "--policy bind --nodes 1+ -- true" "--policy bind --nodes x,y -- true" \
 	    "--policy bind --nodes 1000 -- true" "--policy bind --nodes pmem -- true" \
 	    "--policy default --nodes 0 -- true" "--policy bind --nodes 0 --static --relative -- true" \
-	    "--policy bind --nodes 0 --home-node 0 -- true" "--policy bind --nodes 0" "--bogus -- true"; do
+	    "--policy bind --nodes 0 --home-node 0 -- true" "--policy bind --nodes 0" "--bogus -- true" \
+	    "--policy bind --nodes 0 --fallback tier -- true" \
+	    "--policy preferred-many --nodes 0 --fallback bogus -- true" \
+	    "--policy default --fallback nearest -- true"; do
 	# shellcheck disable=SC2086
 	one_line_rc 2 $args
 done
