@@ -198,6 +198,10 @@ check "fallback-order: pmem:3 tier's overflow to PMEM 2 is modeled above 320 ns 
 	'awk -F, "\$2 == \"fallback-order\" && \$4 == \"pmem:3\" && \$6 == \"tier\" && \$7 == \"model_read_latency_ns\" && \$8 > 320 { ok = 1 } END { exit !ok }" "$sum"'
 check "report: fallback-order tables name the overflow nodes" \
 	'grep -q "^|preferred-many |pmem:3 |node 0 |node 1 |node 2 |" "$run/report.md"'
+# (report.md escapes '_'; report.html has the names as they are)
+check "report: the fallback-order section is per task (the mode flags), not a kernel setting" \
+	'grep -q "^## Fallback orders, per task" "$run/report.md" && grep -q "MPOL_F_FALLBACK_NEAREST" "$run/report.html" &&
+	 ! grep -q "preferred_many_fallback" "$run/report.html"'
 # latency under pressure (#17): the PMEM nodes held at their watermarks, the
 # DRAM nodes left 16 MiB (quick) more; the case asks what the PMEM nodes can
 # give above min (per-CPU lists included) plus 16 MiB, so BIND to them meets
