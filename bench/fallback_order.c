@@ -1,32 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fallback-order: where an MPOL_PREFERRED_MANY allocation that overflows its
- * nodes lands under each setting of the lab kernel's
- * vm.preferred_many_fallback (kernel/patches/0006): local, nearest, tier.
+ * nodes lands under each fallback order of the lab kernel
+ * (kernel/patches/0006): local (no flag, the kernel's default), nearest
+ * (MPOL_F_FALLBACK_NEAREST) and tier (MPOL_F_FALLBACK_TIER).  The order is a
+ * mode flag of the policy, so each order is a task of its own: the child of
+ * each case and order puts the flag on its own policy, and nothing
+ * system-wide changes (other tasks, and the other orders' children, keep
+ * theirs).
  *
  * Cases: the preferred set of --preferred and, when it has several nodes,
- * each of its nodes alone (with one node the settings can disagree: on two
+ * each of its nodes alone (with one node the orders can disagree: on two
  * sockets of DRAM + PMEM, "tier" sends PMEM 2's overflow to PMEM 3 and
  * "local" to DRAM 0).  Per case a filler holds the preferred nodes full to
- * --headroom-mib above their high watermark; per setting a child pinned to
+ * --headroom-mib above their high watermark; per order a child pinned to
  * CPU 0 then faults the set's free memory + --mib MiB of 4 KiB pages under
- * PREFERRED_MANY, so at least --mib MiB must fall back (less if the nodes
- * outside the set are short of it).
+ * PREFERRED_MANY with its order's flag, so at least --mib MiB must fall back
+ * (less if the nodes outside the set are short of it).
  *
  * Rows (bench fallback-order, policy preferred-many, pagesize 4k, scenario =
- * the setting, nodes = the case's set): pages_node<N>, pages_total,
+ * the order, nodes = the case's set): pages_node<N>, pages_total,
  * on_set_frac, pages_fallback, fallback_node (the node outside the set
  * that took most of the overflow, -1 none), local_node, filler_mib,
  * free_mib_node<N> and min_wmark_mib_node<N> of the set, overflow_mib, the
  * deltas of the mpol_* and numa_* counters, and the modeled cost of the
  * placement (model_*; --model-hmat gives the figures seen from CPU 0).
- * A TAP check per case and setting: the series' mpol_pref_many_fallback
+ * A TAP check per case and order: the series' mpol_pref_many_fallback
  * counter rose by at least the pages placed outside the set (the counters are
  * system wide, so other tasks only add).
  *
- * On a kernel without the sysctl only "local" runs -- the only order such a
- * kernel has -- and the two others SKIP, so the rows compare with the lab
- * kernel's "local" rows.
+ * On a kernel without the flags (it rejects them with EINVAL) only "local"
+ * runs -- the only order such a kernel has -- and the two others SKIP, so
+ * the rows compare with the lab kernel's "local" rows.
  */
 #include "tb.h"
 #include "nearest.h"
@@ -40,11 +45,7 @@
 #include <unistd.h>
 
 #define MIB (1024UL * 1024)
-#define SYSCTL "/proc/sys/vm/preferred_many_fallback"
 #define BENCH "fallback-order"
-
-static const char *const settings[] = { "local", "nearest", "tier" };
-#define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
 
 struct fo_case {
 	const struct opts *o;
@@ -53,6 +54,7 @@ struct fo_case {
 	size_t len;
 	enum pol pol;		/* PREFERRED_MANY, or PREFERRED for a single-node pair */
 	int cpu;		/* the child runs there; -1: where the harness is */
+	int flags;		/* the order's mode flag (MPOL_F_FALLBACK_*), 0 local */
 };
 
 static int fo_child(void *arg, struct shared *sh)
@@ -78,7 +80,8 @@ static int fo_child(void *arg, struct shared *sh)
 			return 3;
 		}
 	}
-	if (pol_apply(pol, VIA_MBIND, &c->pref, p, c->len))
+	/* the order is this task's own: a flag of its policy */
+	if (pol_apply_flags(pol, VIA_MBIND, &c->pref, p, c->len, c->flags))
 		return 1;
 	counters_read(&before);
 	touch_pages(p, c->len, 4096, sh);
@@ -123,22 +126,6 @@ static int fo_child(void *arg, struct shared *sh)
 	return 0;
 }
 
-/* Why @setting cannot be selected here, or NULL once it is. */
-static const char *select_setting(const char *setting, bool have_sysctl, char *why, size_t len)
-{
-	if (!have_sysctl) {
-		if (!strcmp(setting, "local"))
-			return NULL;
-		snprintf(why, len, "kernel has no " SYSCTL " (not the lab's series)");
-		return why;
-	}
-	if (knob_save_write_str(SYSCTL, setting)) {
-		snprintf(why, len, "cannot write '%s' to " SYSCTL ": %s", setting, strerror(errno));
-		return why;
-	}
-	return NULL;	/* the caller fails a setting the kernel refused */
-}
-
 /* The smallest free memory of the nodes outside @pref, MiB (-1 none). */
 static long min_free_outside(const struct nodeset *pref)
 {
@@ -158,7 +145,7 @@ static long min_free_outside(const struct nodeset *pref)
 }
 
 static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct shared *sh,
-		    bool have_sysctl)
+		    bool have_flags)
 {
 	struct filler f;
 	long room, overflow, wmark = 0, total_p = nodes_total_mib(pref);
@@ -199,22 +186,18 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 		filler_stop(&f);
 		return 0;
 	}
-	msg(BENCH " %s:%s: filler holds %ld MiB, leaving %ld MiB above the high watermark; %ld MiB overflow per setting",
+	msg(BENCH " %s:%s: filler holds %ld MiB, leaving %ld MiB above the high watermark; %ld MiB overflow per order",
 	    o->label, ids, f.mib, o->headroom_mib, overflow);
-	for (size_t s = 0; s < NSETTINGS; s++) {
-		struct fo_case c = { o, { BENCH, "preferred-many", "4k", settings[s] }, *pref, 0,
-				     POL_PREFERRED_MANY, -1 };
+	for (int s = 0; s < FB_COUNT; s++) {
+		struct fo_case c = { o, { BENCH, "preferred-many", "4k", fallback_names[s] }, *pref, 0,
+				     POL_PREFERRED_MANY, -1, fallback_flag((enum fallback)s) };
 		long free_sum = 0;
 		enum outcome oc;
 		int sig;
 
-		if (select_setting(settings[s], have_sysctl, why, sizeof(why))) {
-			/* the sysctl exists but refused a setting it documents: a failure */
-			if (have_sysctl)
-				failed |= !tap(false, BENCH " %s:%s %s: %s", o->label, ids,
-					       settings[s], why);
-			else
-				tap_skip(why, BENCH " %s:%s %s", o->label, ids, settings[s]);
+		if (c.flags && !have_flags) {
+			tap_skip("kernel has no MPOL_F_FALLBACK_* mode flags (not the lab's series)",
+				 BENCH " %s:%s %s", o->label, ids, fallback_names[s]);
 			continue;
 		}
 		out_row(&c.k, "filler_mib", (double)f.mib, "MiB");
@@ -245,17 +228,17 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 		report_outcome(&c.k, oc, sh, 4096);
 		if (oc != OUT_COMPLETED) {
 			failed |= !tap(false, BENCH " %s:%s %s: the overflowing allocation completes (%s)",
-				       o->label, ids, settings[s], outcome_names[oc]);
+				       o->label, ids, fallback_names[s], outcome_names[oc]);
 			continue;
 		}
 		if (sh->result[1] < 0)
 			tap_skip("kernel has no mpol_pref_many_fallback counter",
 				 BENCH " %s:%s %s: counter covers the fallback", o->label, ids,
-				 settings[s]);
+				 fallback_names[s]);
 		else
 			failed |= !tap(sh->result[0] > 0 && sh->result[1] >= sh->result[0],
 				       BENCH " %s:%s %s: mpol_pref_many_fallback rose by %.0f, at least the %.0f pages placed outside the set (more than none)",
-				       o->label, ids, settings[s], sh->result[1], sh->result[0]);
+				       o->label, ids, fallback_names[s], sh->result[1], sh->result[0]);
 	}
 	filler_stop(&f);
 	return failed;
@@ -274,7 +257,7 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
  * at the smallest distance from @n (PREFERRED) or from the CPU's node
  * (PREFERRED_MANY); with ties any of them.
  */
-static int run_single_pair(const struct opts *o, int n, struct shared *sh, bool have_sysctl)
+static int run_single_pair(const struct opts *o, int n, struct shared *sh)
 {
 	static const enum pol pols[] = { POL_PREFERRED, POL_PREFERRED_MANY };
 	struct nodeset one, cpus, mem, none, want;
@@ -282,7 +265,7 @@ static int run_single_pair(const struct opts *o, int n, struct shared *sh, bool 
 	int near_cpu_node = -1, cpu_node = -1, cpu, failed = 0;
 	long wmark = 0, room, overflow, free_kib;
 	struct filler f;
-	char ids[48], why[200];
+	char ids[48];
 
 	ns_clear(&one);
 	ns_set(&one, n);
@@ -308,10 +291,6 @@ static int run_single_pair(const struct opts *o, int n, struct shared *sh, bool 
 	}
 	for (int m = 0; m <= MAX_NODE; m++)
 		dist_c[m] = node_distance(cpu_node, m);
-	if (have_sysctl && select_setting("local", true, why, sizeof(why))) {
-		tap_skip(why, "single-node %s:%s", o->label, ids);
-		return 0;
-	}
 	out_set_nodes(o->label, &one);
 	wmark = node_wmark_kib(n, "high") / 1024;
 	if (filler_start(&f, &one, o->headroom_mib + wmark, NULL, 0)) {
@@ -330,7 +309,7 @@ static int run_single_pair(const struct opts *o, int n, struct shared *sh, bool 
 	    o->label, ids, cpu, cpu_node, near_cpu_node, overflow);
 	for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
 		struct fo_case c = { o, { "single-node", pol_names[pols[i]], "4k", "full" }, one, 0,
-				     pols[i], cpu };
+				     pols[i], cpu, 0 };
 		const int *from = pols[i] == POL_PREFERRED ? dist_n : dist_c;
 		enum outcome oc;
 		int sig, got;
@@ -365,7 +344,7 @@ static int run_fallback_order(const struct opts *o)
 {
 	struct shared *sh;
 	char why[200];
-	bool have_sysctl = access(SYSCTL, W_OK) == 0;
+	bool have_flags;
 	int failed = 0;
 
 	if (!pol_wanted(o, POL_PREFERRED_MANY, BENCH))
@@ -382,16 +361,17 @@ static int run_fallback_order(const struct opts *o)
 	sh = shared_new();
 	if (!sh)
 		return 1;
-	if (!have_sysctl)
-		msg(BENCH ": %s absent: only the kernel's one order (local) runs", SYSCTL);
-	failed |= run_fo_case(o, &o->preferred, sh, have_sysctl);
+	have_flags = kernel_knows_mode(MPOL_PREFERRED_MANY | MPOL_F_FALLBACK_NEAREST);
+	if (!have_flags)
+		msg(BENCH ": the kernel rejects MPOL_F_FALLBACK_NEAREST: only its one order (local) runs");
+	failed |= run_fo_case(o, &o->preferred, sh, have_flags);
 	if (ns_count(&o->preferred) > 1)
 		ns_for_each(n, &o->preferred) {
 			struct nodeset one;
 
 			ns_clear(&one);
 			ns_set(&one, n);
-			failed |= run_fo_case(o, &one, sh, have_sysctl);
+			failed |= run_fo_case(o, &one, sh, have_flags);
 		}
 	/* preferred against preferred-many, each CPU-less preferred node alone */
 	{
@@ -401,16 +381,15 @@ static int run_fallback_order(const struct opts *o)
 		if (ns_count(&cpus) > 1)
 			ns_for_each(n, &o->preferred)
 				if (!ns_has(&cpus, n) && n <= MAX_NODE)
-					failed |= run_single_pair(o, n, sh, have_sysctl);
+					failed |= run_single_pair(o, n, sh);
 	}
-	knobs_restore();
 	out_set_nodes(o->label, &o->preferred);
 	return failed;
 }
 
 const struct bench bench_fallback_order = {
 	.name = "fallback-order",
-	.help = "PREFERRED_MANY overflow per vm.preferred_many_fallback setting: placement, counters, modeled cost",
+	.help = "PREFERRED_MANY overflow per fallback order (a flag of each task's policy): placement, counters, modeled cost",
 	.options = "--policies --mib --headroom-mib --fill-cap-mib --model-hmat --model-cache-hit "
 		   "--model-cache-hmat",
 	/* with two memory nodes the overflow has one place to go */

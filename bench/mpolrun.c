@@ -2,7 +2,8 @@
 /*
  * mpolrun: run a command under a task memory policy.
  *
- *   mpolrun --policy P [--nodes SET] [--static|--relative] [--home-node N] -- CMD [ARG...]
+ *   mpolrun --policy P [--nodes SET] [--static|--relative] [--fallback ORDER]
+ *           [--home-node N] -- CMD [ARG...]
  *
  * set_mempolicy(2) sets the calling task's policy, which survives execve(2)
  * and is inherited by children, so setting it here and exec'ing CMD gives
@@ -15,6 +16,12 @@
  * TIERLAB_NODES_<KIND>=<ids>, e.g. TIERLAB_NODES_pmem=1+3 ('-' in a kind
  * becomes '_': TIERLAB_NODES_dram_remote).  wlrun exports the variable of
  * the set it runs a workload on.
+ *
+ * --fallback ORDER (preferred-many only) gives CMD's policy the lab series'
+ * fallback order (kernel/patches/0006): nearest or tier are the mode flags
+ * MPOL_F_FALLBACK_NEAREST / MPOL_F_FALLBACK_TIER, local is no flag (the
+ * kernel's default).  The order is CMD's own: other tasks keep theirs.  A
+ * kernel without the flags rejects them (exit 2, saying so).
  *
  * Exit: CMD's status once exec'd; 2 bad usage, policy, node set or a policy
  * the kernel rejects (EINVAL); 1 set_mempolicy failed otherwise; 127 the
@@ -37,7 +44,7 @@
 #endif
 
 static const char usage_text[] =
-"usage: mpolrun --policy P [--nodes SET] [--static|--relative] -- CMD [ARG...]\n"
+"usage: mpolrun --policy P [--nodes SET] [--static|--relative] [--fallback ORDER] -- CMD [ARG...]\n"
 "  --policy P      bind, preferred, preferred-many, default, interleave,\n"
 "                  weighted-interleave\n"
 "  --nodes SET     node ids (1+3, 1,3, 1-3) or a kind resolved from the\n"
@@ -46,6 +53,10 @@ static const char usage_text[] =
 "  --static        MPOL_F_STATIC_NODES: the set is not remapped when the\n"
 "                  cpuset's mems change (ids need not be allowed now)\n"
 "  --relative      MPOL_F_RELATIVE_NODES: ids are relative to the allowed set\n"
+"  --fallback O    preferred-many only: where the overflow goes once the set is\n"
+"                  full: local (default: from the CPU's node), nearest (from the\n"
+"                  set's node nearest the CPU; MPOL_F_FALLBACK_NEAREST) or tier\n"
+"                  (the set's memory tiers first; MPOL_F_FALLBACK_TIER)\n"
 "  --home-node N   refused: see bench/README.md (set_mempolicy_home_node acts\n"
 "                  on mappings only and cannot survive exec)\n"
 "exit: CMD's status; 2 bad usage/policy/nodes; 1 set_mempolicy failed; 127 exec failed\n";
@@ -115,11 +126,12 @@ int main(int argc, char **argv)
 		{ "home-node", required_argument, NULL, 'H' },
 		{ "static", no_argument, NULL, 's' },
 		{ "relative", no_argument, NULL, 'r' },
+		{ "fallback", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *policy = NULL, *set = NULL, *home = NULL;
-	unsigned flags = 0;
+	const char *policy = NULL, *set = NULL, *home = NULL, *fallback = NULL;
+	unsigned flags = 0, fb_flag = 0;
 	struct nodeset ns;
 	int p, opt, mode;
 	long rc;
@@ -134,6 +146,7 @@ int main(int argc, char **argv)
 		case 'H': home = optarg; break;
 		case 's': flags |= MPOL_F_STATIC_NODES; break;
 		case 'r': flags |= MPOL_F_RELATIVE_NODES; break;
+		case 'f': fallback = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		case ':': die_usage("%s needs a value", argv[optind - 1]);
 		default:
@@ -150,6 +163,16 @@ int main(int argc, char **argv)
 			  policy);
 	if (flags == (MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES))
 		die_usage("--static and --relative exclude each other");
+	if (fallback) {
+		int f = fallback_parse(fallback);
+
+		if (f < 0)
+			die_usage("--fallback: '%s' is not local, nearest or tier", fallback);
+		if (p != POL_PREFERRED_MANY)
+			die_usage("--fallback is an order of --policy preferred-many, not of %s",
+				  policy);
+		fb_flag = (unsigned)fallback_flag((enum fallback)f);
+	}
 	if (home) {
 		/* mm/mempolicy.c: set_mempolicy_home_node() walks the VMAs of
 		 * [start, start+len) and changes only their mbind() policies;
@@ -180,16 +203,19 @@ int main(int argc, char **argv)
 		}
 	}
 	mode = pol_mode((enum pol)p);
-	rc = sys_set_mempolicy(mode | (int)flags, p == POL_DEFAULT ? NULL : &ns);
+	rc = sys_set_mempolicy(mode | (int)(flags | fb_flag), p == POL_DEFAULT ? NULL : &ns);
 	if (rc) {
 		int e = errno;
 		char ids[256] = "-";
 
 		if (p != POL_DEFAULT)
 			ns_format_plus(&ns, ids, sizeof(ids));
-		fprintf(stderr, "mpolrun: set_mempolicy(%s%s, nodes %s): %s\n", policy,
+		fprintf(stderr, "mpolrun: set_mempolicy(%s%s%s%s, nodes %s): %s%s\n", policy,
 			flags & MPOL_F_STATIC_NODES ? "|static" :
-			flags & MPOL_F_RELATIVE_NODES ? "|relative" : "", ids, strerror(e));
+			flags & MPOL_F_RELATIVE_NODES ? "|relative" : "",
+			fb_flag ? "|" : "", fb_flag ? fallback : "", ids, strerror(e),
+			fb_flag && e == EINVAL ?
+			" (a kernel without the lab series' MPOL_F_FALLBACK_* flags rejects --fallback nearest/tier)" : "");
 		return e == EINVAL ? 2 : 1;
 	}
 	execvp(argv[optind], argv + optind);

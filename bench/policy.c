@@ -82,11 +82,32 @@ long sys_move_pages(unsigned long count, void **pages, int *status)
 	return syscall(SYS_move_pages, 0, count, pages, NULL, status, 0);
 }
 
+const char *const fallback_names[FB_COUNT] = { "local", "nearest", "tier" };
+
+int fallback_flag(enum fallback f)
+{
+	return f == FB_NEAREST ? MPOL_F_FALLBACK_NEAREST : f == FB_TIER ? MPOL_F_FALLBACK_TIER : 0;
+}
+
+int fallback_parse(const char *s)
+{
+	for (int f = 0; f < FB_COUNT; f++)
+		if (!strcmp(s, fallback_names[f]))
+			return f;
+	return -1;
+}
+
 int pol_apply(enum pol p, enum via v, const struct nodeset *preferred,
 	      void *addr, size_t len)
 {
+	return pol_apply_flags(p, v, preferred, addr, len, 0);
+}
+
+int pol_apply_flags(enum pol p, enum via v, const struct nodeset *preferred,
+		    void *addr, size_t len, int flags)
+{
 	struct nodeset ns;
-	int mode = pol_mode(p);
+	int mode = pol_mode(p) | flags;
 	long rc;
 
 	pol_nodes(p, preferred, &ns);
@@ -99,7 +120,7 @@ int pol_apply(enum pol p, enum via v, const struct nodeset *preferred,
 		char ids[128];
 
 		ns_format_plus(&ns, ids, sizeof(ids));
-		msg("%s(mode=%d %s, nodes %s): %s",
+		msg("%s(mode=%#x %s, nodes %s): %s",
 		    v == VIA_MBIND ? "mbind" : "set_mempolicy", mode, pol_names[p],
 		    ids, strerror(e));
 		errno = e;

@@ -148,6 +148,17 @@ void out_flush(void);
 #define MPOL_MF_STRICT (1 << 0)
 #define MPOL_MF_MOVE (1 << 1)
 #endif
+/* The lab series' fallback orders of MPOL_PREFERRED_MANY (kernel/patches/0006):
+ * mode flags of set_mempolicy(2)/mbind(2); a kernel without them says EINVAL. */
+#ifndef MPOL_F_FALLBACK_NEAREST
+#define MPOL_F_FALLBACK_NEAREST (1 << 12)
+#define MPOL_F_FALLBACK_TIER (1 << 11)
+#endif
+enum fallback { FB_LOCAL, FB_NEAREST, FB_TIER, FB_COUNT };
+/* "local" (no flag, the kernel's default), "nearest", "tier" */
+extern const char *const fallback_names[FB_COUNT];
+int fallback_flag(enum fallback f);		/* the mode flag; 0 for local */
+int fallback_parse(const char *s);		/* enum fallback, -1 unknown */
 
 extern const char *const pol_names[POL_COUNT];
 extern const char *const pagesize_names[PS_COUNT];
@@ -165,6 +176,9 @@ long sys_move_pages(unsigned long count, void **pages, int *status);
 /* Apply @p to [addr, addr+len) or to the task; -1 with errno and a message. */
 int pol_apply(enum pol p, enum via v, const struct nodeset *preferred,
 	      void *addr, size_t len);
+/* The same with mode @flags (MPOL_F_*) or'ed into the mode. */
+int pol_apply_flags(enum pol p, enum via v, const struct nodeset *preferred,
+		    void *addr, size_t len, int flags);
 bool kernel_knows_mode(int mode);
 
 /* ---- machine facts (sysinfo.c) ---- */

@@ -1,4 +1,4 @@
-# Fallback-order comparison: one stacked bar per (policy, kernel setting),
+# Fallback-order comparison: one stacked bar per (policy, per-task fallback order),
 # one segment per NUMA node: where pages go once the preferred nodes fill.
 # gnuplot -c fallback_order.gp DATA OUT TITLE NNODES
 # DATA: header "bar" "node 0 (tier 4)" ...; then "label" percent percent ...
@@ -8,7 +8,7 @@ if (ARGC < 4) { print "usage: gnuplot -c fallback_order.gp DATA OUT TITLE NNODES
 ncols = ARG4 + 0
 set datafile missing "?"
 set title ARG3
-set xlabel "policy (node set) · fallback-order setting of the kernel series"
+set xlabel "policy (node set) · fallback order (a flag of each task's policy)"
 set ylabel "share of the policy's pages (%)"
 set yrange [0:100]
 set style data histograms

@@ -32,7 +32,10 @@ for args in "" "--policy" "--policy nosuch -- true" "--policy bind -- true" \
 	    "--policy bind --nodes 1+ -- true" "--policy bind --nodes x,y -- true" \
 	    "--policy bind --nodes 1000 -- true" "--policy bind --nodes pmem -- true" \
 	    "--policy default --nodes 0 -- true" "--policy bind --nodes 0 --static --relative -- true" \
-	    "--policy bind --nodes 0 --home-node 0 -- true" "--policy bind --nodes 0" "--bogus -- true"; do
+	    "--policy bind --nodes 0 --home-node 0 -- true" "--policy bind --nodes 0" "--bogus -- true" \
+	    "--policy bind --nodes 0 --fallback tier -- true" \
+	    "--policy preferred-many --nodes 0 --fallback bogus -- true" \
+	    "--policy default --fallback nearest -- true"; do
 	# shellcheck disable=SC2086
 	one_line_rc 2 $args
 done
@@ -68,8 +71,11 @@ grep -q '^step wl-stress-overflow-bind-pmem [0-9]* wlrun stress-overflow --polic
 
 # --- guest: the policy as the exec'd program sees it ------------------------
 want="bind:2:0:1 preferred:1:0:1 preferred-many:5:0:1 interleave:3:0:0+1 bind-static:2:32768:1"
+# the lab series' fallback orders: MPOL_F_FALLBACK_NEAREST 4096, _TIER 2048
+want+=" pm-local:5:0:1 pm-nearest:5:4096:1 pm-tier:5:2048:1"
 cmd='for c in bind:1 preferred:1 preferred-many:1 interleave:0+1; do echo "${c%%:*}:$(mpolrun --policy ${c%%:*} --nodes ${c#*:} -- showpolicy)"; done;'
-cmd+=' echo "bind-static:$(TIERLAB_NODES_pmem=1 mpolrun --policy bind --nodes pmem --static -- showpolicy)"'
+cmd+=' echo "bind-static:$(TIERLAB_NODES_pmem=1 mpolrun --policy bind --nodes pmem --static -- showpolicy)";'
+cmd+=' for o in local nearest tier; do echo "pm-$o:$(mpolrun --policy preferred-many --nodes 1 --fallback $o -- showpolicy)"; done'
 out=$(./run-lab.sh -q --exec "$cmd" --add "$SHOWPOLICY" topologies/dram-pmem.yaml 2>&1); rc=$?
 [ "$rc" = 0 ] || bad "guest showpolicy boot exited $rc: $(tail -n 5 <<<"$out")"
 for w in $want; do

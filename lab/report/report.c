@@ -1448,9 +1448,10 @@ static int fig_fallback_order(struct plotctx *c)
 
 		if (fig_stacked(c, "fallback-order", pss.v[p], NULL, true, &d, &nn) > 0) {
 			char *name = xasprintf("fallback-order-%s", pss.v[p]);
-			char *what = xasprintf("Fallback order settings, %s pages", pss.v[p]);
+			char *what = xasprintf("Fallback orders per task, %s pages", pss.v[p]);
 			char *cap = xasprintf("Where pages land once the preferred nodes are full, per "
-					      "kernel fallback-order setting (%s pages).", pss.v[p]);
+					      "fallback order: each a task of its own with the "
+					      "order's mode flag on its policy (%s pages).", pss.v[p]);
 			char nc[24];
 			const char *extra[] = { nc, NULL };
 

@@ -804,9 +804,10 @@ static void sec_incomplete(struct doc *d, struct run *r, const struct entries *e
 }
 
 /*
- * Bench fallback-order: per (policy, node set) and kernel fallback-order
- * setting (the scenario field), the share on the preferred nodes, where the
- * overflow went and the modeled read latency of the placement.
+ * Bench fallback-order: per (policy, node set) and fallback order (the
+ * scenario field: the mode flag the case's task put on its own policy), the
+ * share on the preferred nodes, where the overflow went and the modeled read
+ * latency of the placement.
  */
 static void fallback_order_table(struct doc *d, struct run *r, const struct entries *e,
 				 const struct strlist *settings, const char *metric)
@@ -864,11 +865,13 @@ static void sec_fallback_order(struct doc *d, struct run *r, const struct entrie
 			sl_add(&settings, r->rows[i].f[COL_SCENARIO]);
 	if (!settings.n)
 		return;
-	doc_heading(d, 2, "fallback-order", "Fallback-order settings");
+	doc_heading(d, 2, "fallback-order", "Fallback orders, per task");
 	doc_para(d, NULL, "An MPOL_PREFERRED_MANY allocation larger than the free memory of its "
-		      "nodes, under each vm.preferred_many_fallback setting of the kernel series "
-		      "(columns; a kernel without the series has only local). Pages on the "
-		      "preferred nodes (%):");
+		      "nodes, once per fallback order (columns), each by a task of its own that "
+		      "puts its order on its own policy: local is no flag (the kernel's default), "
+		      "nearest and tier the kernel series' mode flags MPOL_F_FALLBACK_NEAREST and "
+		      "MPOL_F_FALLBACK_TIER; no system setting changes, and a kernel without the "
+		      "series has only local. Pages on the preferred nodes (%):");
 	fallback_order_table(d, r, e, &settings, M_PREF);
 	doc_para(d, NULL, "Where the overflow went (the node outside the set with most of it):");
 	fallback_order_table(d, r, e, &settings, "fallback_node");

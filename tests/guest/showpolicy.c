@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #define MAXNODE 1024
-#define MODE_FLAGS (3 << 14)	/* MPOL_F_STATIC_NODES | MPOL_F_RELATIVE_NODES */
+/* MPOL_F_STATIC_NODES, MPOL_F_RELATIVE_NODES, MPOL_F_NUMA_BALANCING and the lab
+ * series' MPOL_F_FALLBACK_NEAREST (1 << 12), MPOL_F_FALLBACK_TIER (1 << 11) */
+#define MODE_FLAGS (31 << 11)
 
 int main(void)
 {

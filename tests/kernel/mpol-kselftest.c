@@ -2,7 +2,8 @@
 /*
  * mpol-kselftest: in-guest checks of the lab's mempolicy series
  * (kernel/series): the mpol_* counters, the mempolicy:mpol_alloc tracepoint
- * and vm.preferred_many_fallback.
+ * and the fallback-order mode flags of MPOL_PREFERRED_MANY
+ * (MPOL_F_FALLBACK_NEAREST, MPOL_F_FALLBACK_TIER).
  *
  * Static, libc only, raw syscalls.  Output is kselftest TAP with every line
  * prefixed "TAP " (the results channel's contract, README.md), "TAP 1..N"
@@ -16,18 +17,22 @@
  * then faults OVERFLOW_MIB of MPOL_PREFERRED_MANY{P} memory: some of it must
  * come from P and the rest must fall back.  Placement (move_pages(2)) is the
  * ground truth that the counters, the tracepoint and the promise of each
- * vm.preferred_many_fallback setting are checked against.
+ * fallback order (local: no flag; nearest; tier) are checked against.
  *
  * The definitions of v2 of the series (issue 19) each have a check that v1
  * fails: the tracepoint's pass and start node (v1's event has neither, so
  * its lines do not parse), a hugetlb MPOL_BIND failure charged to the
  * policy's first node (v1: the faulting CPU's node), and a THP fault under
  * MPOL_BIND that falls back to base pages adding no mpol_bind_fail (v1
- * counted each THP attempt as 512 pages of failure).
+ * counted each THP attempt as 512 pages of failure).  The fallback order is
+ * a flag of each policy, not a system setting: three tasks hold policies
+ * with the three orders at once, and each one's overflow must land where its
+ * own order says (v1's global sysctl vm.preferred_many_fallback can give all
+ * three only one order; a kernel without the flags rejects them with EINVAL).
  *
  * Runs unchanged on a kernel without the series, or with only its first
  * patches (kernel/build.sh --flavor patched:N): a check SKIPs when the kernel
- * lacks what it reads (the mpol_* counters, the tracepoint, the sysctl), and
+ * lacks what it reads (the mpol_* counters, the tracepoint, the mode flags), and
  * the default-placement check still runs, so its "# placement" line can be
  * compared between kernels.  Whether hugetlb allocations are counted cannot
  * be probed: on a kernel with the counters but not their hugetlb part, the
@@ -62,8 +67,11 @@
 #define MPOL_PREFERRED_MANY	5
 #define MPOL_F_NODE		(1 << 0)
 #define MPOL_F_ADDR		(1 << 1)
+/* the series' mode flags: bits 12 and 11 of the mode */
+#define MPOL_F_FALLBACK_NEAREST	(1 << 12)
+#define MPOL_F_FALLBACK_TIER	(1 << 11)
+#define MPOL_MODE_MASK		0xff	/* the mode without its flags */
 
-#define SYSCTL		"/proc/sys/vm/preferred_many_fallback"
 #define TRACEFS		"/sys/kernel/tracing"
 #define EVENT		TRACEFS "/events/mempolicy/mpol_alloc"
 #define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
@@ -76,7 +84,7 @@ static int tier_of[MAX_NODES];	/* memory tier id, -1 if unknown */
 static int local_node, pref_node = -1;
 /* what the kernel under test has: each patch of the series adds one */
 static int has_counters;	/* mpol_* in /proc/vmstat */
-static int has_sysctl;		/* vm.preferred_many_fallback */
+static int has_flags;		/* MPOL_F_FALLBACK_NEAREST and _TIER */
 
 __attribute__((format(printf, 1, 2)))
 static void diag(const char *fmt, ...)
@@ -614,68 +622,103 @@ static void *overflow(long *per_node)
 	return overflow_mode(MPOL_PREFERRED_MANY, per_node);
 }
 
-static const char *set_fallback(const char *setting)
-{
-	static char why[96];
-	int err;
+static const char *const orders[] = { "local", "nearest", "tier" };
+static const int order_flag[] = { 0, MPOL_F_FALLBACK_NEAREST, MPOL_F_FALLBACK_TIER };
+#define NR_ORDERS	3
 
-	if (!has_sysctl)
-		return strcmp(setting, "local") ? "kernel has no " SYSCTL : NULL;
-	err = write_file(SYSCTL, setting);
-	if (!err)
-		return NULL;
-	snprintf(why, sizeof(why), "write %s: %s", setting, strerror(-err));
-	return why;
+static long sys_set_mempolicy(int mode, const unsigned long *mask)
+{
+	return syscall(SYS_set_mempolicy, mode, mask, (unsigned long)MAX_NODES + 1);
 }
 
-static void test_sysctl(void)
+/* The mode of the task policy, or of the policy at @addr, with its flags. */
+static int policy_mode(void *addr, int *mode)
 {
-	static const char *const bad[] = { "bogus", "loca", "locall", "tier nearest",
-					   "0", "Local" };
-	static const char *const good[] = { "nearest", "tier\n", "local" };
-	char buf[64];
-	size_t i;
-	int ok = 1;
+	return syscall(SYS_get_mempolicy, mode, NULL, 0UL, addr,
+		       addr ? MPOL_F_ADDR : 0);
+}
 
-	if (!has_sysctl) {
-		result(0, "kernel has no " SYSCTL, "vm.preferred_many_fallback defaults to local");
-		result(0, "kernel has no " SYSCTL, "bad vm.preferred_many_fallback values fail with EINVAL");
-		result(0, "kernel has no " SYSCTL, "each vm.preferred_many_fallback name is accepted and read back");
+/* Whether the kernel takes MPOL_PREFERRED_MANY | MPOL_F_FALLBACK_NEAREST. */
+static int probe_flags(void)
+{
+	unsigned long mask[MAX_NODES / 64 + 1] = { 0 };
+	int ok;
+
+	mask[local_node / 64] |= 1UL << (local_node % 64);
+	ok = sys_set_mempolicy(MPOL_PREFERRED_MANY | MPOL_F_FALLBACK_NEAREST, mask) == 0;
+	sys_set_mempolicy(0, NULL);
+	return ok;
+}
+
+/*
+ * The flags' uapi: valid with MPOL_PREFERRED_MANY only, one at a time,
+ * reported by get_mempolicy(2) for the task and for a range.
+ */
+static void test_flags(void)
+{
+	static const char *const what[] = {
+		"MPOL_F_FALLBACK_* are accepted with MPOL_PREFERRED_MANY and reported by get_mempolicy",
+		"MPOL_F_FALLBACK_* fail with EINVAL with other modes, both at once, and change nothing",
+	};
+	static const int bad_modes[] = {
+		MPOL_PREFERRED_MANY | MPOL_F_FALLBACK_NEAREST | MPOL_F_FALLBACK_TIER,
+		MPOL_PREFERRED | MPOL_F_FALLBACK_NEAREST, MPOL_BIND | MPOL_F_FALLBACK_NEAREST,
+		MPOL_PREFERRED | MPOL_F_FALLBACK_TIER, MPOL_BIND | MPOL_F_FALLBACK_TIER,
+		3 /* interleave */ | MPOL_F_FALLBACK_TIER, 0 /* default */ | MPOL_F_FALLBACK_NEAREST,
+	};
+	unsigned long mask[MAX_NODES / 64 + 1] = { 0 };
+	size_t i, len = 2 * PAGE;
+	int ok = 1, mode = -1;
+	void *p;
+
+	if (!has_flags) {
+		result(0, "kernel has no MPOL_F_FALLBACK_* flags", "%s", what[0]);
+		result(0, "kernel has no MPOL_F_FALLBACK_* flags", "%s", what[1]);
 		return;
 	}
-	read_file(SYSCTL, buf, sizeof(buf));
-	result(!strcmp(buf, "local\n"), NULL,
-	       "vm.preferred_many_fallback defaults to local (read '%.*s')",
-	       (int)strcspn(buf, "\n"), buf);
+	mask[local_node / 64] |= 1UL << (local_node % 64);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		result(0, NULL, "%s (mmap: %s)", what[0], strerror(errno));
+		return;
+	}
+	for (i = 0; i < NR_ORDERS; i++) {
+		int want = MPOL_PREFERRED_MANY | order_flag[i];
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int err = write_file(SYSCTL, bad[i]);
-
-		read_file(SYSCTL, buf, sizeof(buf));
-		if (err != -EINVAL || strcmp(buf, "local\n")) {
-			diag("write '%s': %s, reads '%.*s'", bad[i],
-			     err ? strerror(-err) : "accepted",
-			     (int)strcspn(buf, "\n"), buf);
+		if (sys_set_mempolicy(want, mask) || policy_mode(NULL, &mode) || mode != want) {
+			diag("set_mempolicy(%#x): %s, get_mempolicy says %#x", want,
+			     strerror(errno), mode);
+			ok = 0;
+		}
+		if (sys_mbind(p, len, want, mask) || policy_mode(p, &mode) || mode != want) {
+			diag("mbind(%#x): %s, get_mempolicy says %#x", want, strerror(errno),
+			     mode);
 			ok = 0;
 		}
 	}
-	result(ok, NULL, "bad vm.preferred_many_fallback values fail with EINVAL and change nothing");
+	result(ok, NULL, "%s", what[0]);
 
+	/* the last good ones stay: PREFERRED_MANY with tier, task and range */
 	ok = 1;
-	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		size_t len = strcspn(good[i], "\n");
-		int err = write_file(SYSCTL, good[i]);
+	for (i = 0; i < sizeof(bad_modes) / sizeof(bad_modes[0]); i++) {
+		long r1 = sys_set_mempolicy(bad_modes[i], mask);
+		int e1 = errno;
+		long r2 = sys_mbind(p, len, bad_modes[i], mask);
+		int e2 = errno, m1 = -1, m2 = -1;
 
-		read_file(SYSCTL, buf, sizeof(buf));
-		if (err || strncmp(buf, good[i], len) || buf[len] != '\n') {
-			diag("write '%.*s': %s, reads '%.*s'", (int)len, good[i],
-			     err ? strerror(-err) : "ok",
-			     (int)strcspn(buf, "\n"), buf);
+		policy_mode(NULL, &m1);
+		policy_mode(p, &m2);
+		if (r1 != -1 || e1 != EINVAL || r2 != -1 || e2 != EINVAL ||
+		    m1 != (MPOL_PREFERRED_MANY | MPOL_F_FALLBACK_TIER) || m2 != m1) {
+			diag("mode %#x: set_mempolicy %s, mbind %s; modes now %#x, %#x",
+			     bad_modes[i], r1 ? strerror(e1) : "accepted",
+			     r2 ? strerror(e2) : "accepted", m1, m2);
 			ok = 0;
 		}
 	}
-	result(ok, NULL, "each vm.preferred_many_fallback name is accepted and read back");
-	write_file(SYSCTL, "local");
+	result(ok, NULL, "%s", what[1]);
+	sys_set_mempolicy(0, NULL);
+	munmap(p, len);
 }
 
 /* (a) counters == placement, globally and per node; (b) trace == placement */
@@ -776,25 +819,24 @@ static void test_counters_and_trace(const char *skip)
 	munmap(p, (size_t)OVERFLOW_MIB << 20);
 }
 
-/* (c) each setting puts the overflow where it promises; (d) default */
+/* (c) each order puts the overflow where it promises; (d) default */
 static void test_orders(const char *skip)
 {
-	static const char *const settings[] = { "local", "nearest", "tier" };
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		const char *s = settings[i], *why = skip;
+	for (i = 0; i < NR_ORDERS; i++) {
+		const char *s = orders[i], *why = skip;
 		int want = expected_target(s), n;
 		long per_node[MAX_NODES], elsewhere = 0;
 		void *p;
 
-		if (!why)
-			why = set_fallback(s);
+		if (!why && i && !has_flags)
+			why = "kernel has no MPOL_F_FALLBACK_* flags";
 		if (why) {
 			result(0, why, "%s: overflow lands on node %d", s, want);
 			continue;
 		}
-		p = overflow(per_node);
+		p = overflow_mode(MPOL_PREFERRED_MANY | order_flag[i], per_node);
 		if (!p) {
 			result(0, NULL, "%s: overflow lands on node %d (no mapping)", s, want);
 			continue;
@@ -810,12 +852,139 @@ static void test_orders(const char *skip)
 		       i ? "the admin guide" : "upstream's zonelist order");
 		munmap(p, (size_t)OVERFLOW_MIB << 20);
 	}
-	set_fallback("local");
+}
+
+/*
+ * (c') The order is the policy's: one task per order, each with a task
+ * policy (set_mempolicy(2)) MPOL_PREFERRED_MANY{pref_node} and its order's
+ * flag, all three installed before any of them faults.  Then, one at a time,
+ * each faults OVERFLOW_MIB and reports where it landed; each overflow must
+ * be on its own order's node only.  With one system-wide order (v1's sysctl,
+ * or a flag that set a global) at least two of them would share a node.
+ */
+struct task_result {
+	long per_node[MAX_NODES];
+	int err;		/* errno of set_mempolicy or the mapping, 0 */
+};
+
+static int order_task(int i, int ready_fd, int go_fd, int res_fd, int (*go)[2])
+{
+	unsigned long mask[MAX_NODES / 64 + 1] = { 0 };
+	size_t len = (size_t)OVERFLOW_MIB << 20;
+	struct task_result r = { { 0 }, 0 };
+	char c = 'r';
+	void *p = MAP_FAILED;
+	int j;
+
+	/* only the parent writes to the go pipes: their EOF reaches us */
+	for (j = 0; j <= i; j++)
+		close(go[j][1]);
+	mask[pref_node / 64] |= 1UL << (pref_node % 64);
+	if (sys_set_mempolicy(MPOL_PREFERRED_MANY | order_flag[i], mask))
+		r.err = errno;
+	if (write(ready_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1)
+		return 1;
+	if (!r.err) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			r.err = errno;
+	}
+	if (!r.err) {
+		madvise(p, len, MADV_NOHUGEPAGE);
+		touch(p, len, PAGE);
+		if (placement(p, len, r.per_node))
+			r.err = errno;
+		munmap(p, len);
+	}
+	return write(res_fd, &r, sizeof(r)) == sizeof(r) ? 0 : 1;
+}
+
+static void test_orders_per_task(const char *skip)
+{
+	static const char *what = "three tasks with the three fallback orders at once each get their own";
+	int ready[2], res[2], go[NR_ORDERS][2];
+	pid_t pid[NR_ORDERS];
+	int want[NR_ORDERS], i, n, ok = 1, distinct = 0, started = 0;
+	void (*old_pipe)(int);
+	char label[32], c;
+
+	if (!skip && !has_flags)
+		skip = "kernel has no MPOL_F_FALLBACK_* flags";
+	for (i = 0; i < NR_ORDERS; i++)
+		want[i] = skip ? -1 : expected_target(orders[i]);
+	distinct = want[0] != want[1] || want[0] != want[2] || want[1] != want[2];
+	if (!skip && !distinct)
+		skip = "the three orders send the overflow to one node on this machine";
+	if (skip) {
+		result(0, skip, "%s", what);
+		return;
+	}
+	if (pipe(ready) || pipe(res)) {
+		result(0, NULL, "%s (pipe: %s)", what, strerror(errno));
+		return;
+	}
+	for (i = 0; i < NR_ORDERS; i++) {
+		if (pipe(go[i]))
+			break;
+		pid[i] = fork();
+		if (pid[i] == 0)
+			_exit(order_task(i, ready[1], go[i][0], res[1], go));
+		if (pid[i] < 0)
+			break;
+		started++;
+	}
+	/* a task that died must not take the test with it (SIGPIPE) */
+	old_pipe = signal(SIGPIPE, SIG_IGN);
+	/* every policy is in place before the first fault */
+	for (i = 0; i < started; i++)
+		if (read(ready[0], &c, 1) != 1)
+			ok = -1;
+	for (i = 0; i < started && ok >= 0; i++) {
+		struct task_result r;
+		long elsewhere = 0;
+
+		c = 'g';
+		if (write(go[i][1], &c, 1) != 1 ||
+		    read(res[0], &r, sizeof(r)) != sizeof(r)) {
+			diag("task %d (%s) did not report", i, orders[i]);
+			ok = -1;
+			break;
+		}
+		if (r.err) {
+			diag("task %d (%s): %s", i, orders[i], strerror(r.err));
+			ok = 0;
+			continue;
+		}
+		snprintf(label, sizeof(label), "task %s", orders[i]);
+		show_placement(label, r.per_node);
+		for (n = 0; n < nr_nodes; n++)
+			if (n != pref_node && n != want[i])
+				elsewhere += r.per_node[n];
+		diag("task %d (%s): %ld pages on node %d, %ld elsewhere outside node %d",
+		     i, orders[i], r.per_node[want[i]], want[i], elsewhere, pref_node);
+		if (r.per_node[want[i]] <= 0 || elsewhere)
+			ok = 0;
+	}
+	for (i = 0; i < started; i++) {
+		close(go[i][1]);
+		if (ok < 0)
+			kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
+	}
+	signal(SIGPIPE, old_pipe);
+	close(ready[0]);
+	close(ready[1]);
+	close(res[0]);
+	close(res[1]);
+	result(ok > 0 && started == NR_ORDERS, NULL,
+	       "%s (tasks local, nearest, tier: overflow on nodes %d, %d, %d)",
+	       what, want[0], want[1], want[2]);
 }
 
 /*
  * MPOL_PREFERRED: the counters match the placement, and the overflow follows
- * the preferred node's own zonelist whatever vm.preferred_many_fallback says.
+ * the preferred node's own zonelist: the fallback orders are PREFERRED_MANY's.
  */
 static void test_preferred(const char *skip)
 {
@@ -1410,21 +1579,21 @@ int main(int argc, char **argv)
 
 		has_counters = read_counters(&probe) == 0;
 	}
-	has_sysctl = access(SYSCTL, F_OK) == 0;
+	has_flags = probe_flags();
 	if (pref_node < 0)
 		for (n = nr_nodes - 1; n >= 0 && pref_node < 0; n--)
 			if (has_mem[n] && n != local_node)
 				pref_node = n;
-	diag("kernel has: mpol_* counters %s, %s %s, %s %s; local node %d, preferred node %d, %d nodes",
+	diag("kernel has: mpol_* counters %s, %s %s, MPOL_F_FALLBACK_* %s; local node %d, preferred node %d, %d nodes",
 	     has_counters ? "yes" : "no", EVENT, access(EVENT, F_OK) ? "no" : "yes",
-	     SYSCTL, has_sysctl ? "yes" : "no", local_node, pref_node, nr_nodes);
+	     has_flags ? "yes" : "no", local_node, pref_node, nr_nodes);
 	for (n = 0; n < nr_nodes; n++)
 		if (has_mem[n])
 			diag("node %d: %ld MiB free, %s, tier %d", n,
 			     node_free_kb(n) >> 10, has_cpu[n] ? "CPUs" : "no CPUs",
 			     tier_of[n]);
 
-	test_sysctl();
+	test_flags();
 
 	if (pref_node < 0 || pref_node >= MAX_NODES || !has_mem[pref_node])
 		skip = "needs 2 memory nodes";
@@ -1437,6 +1606,7 @@ int main(int argc, char **argv)
 
 	test_counters_and_trace(skip);
 	test_orders(skip);
+	test_orders_per_task(skip);
 	test_preferred(skip);
 	if (!skip)
 		munmap(fill.p, fill.len);

@@ -5,7 +5,7 @@
 #   - a check needing nothing of the series passes on every prefix;
 #   - a check needing a part of the series passes once the patch adding that
 #     part is in, and SKIPs before (the kernel lacks the counter, event or
-#     sysctl it reads) -- except the hugetlb checks, which fail between the
+#     mode flag it uses) -- except the hugetlb checks, which fail between the
 #     counters patch and the hugetlb patch (the counters exist but hugetlb
 #     allocations are not yet counted: the hugetlb patch is what counts them);
 #   - the default overflow lands on the same nodes on every prefix;
@@ -27,21 +27,21 @@ part_of() {	# PATCH-FILE -> the part of the series it adds, or nothing
 	*count-hugetlb*) echo hugetlb ;;
 	*count-policy-allocation*) echo counters ;;
 	*tracepoint*) echo trace ;;
-	*preferred_many_fallback*) echo sysctl ;;
+	*MPOL_F_FALLBACK*) echo flags ;;
 	esac
 }
 # check text (start of it, a plain string) -> the part it needs ('-' for none)
 checks=(
-	"vm.preferred_many_fallback defaults to local|sysctl"
-	"bad vm.preferred_many_fallback values fail with EINVAL|sysctl"
-	"each vm.preferred_many_fallback name is accepted|sysctl"
+	"MPOL_F_FALLBACK_* are accepted with MPOL_PREFERRED_MANY|flags"
+	"MPOL_F_FALLBACK_* fail with EINVAL with other modes|flags"
 	"mpol_pref_many_* rise by the pages placed|counters"
 	"per-node mpol_pref_many_* match the per-node placement|counters"
 	"mempolicy:mpol_alloc reports every page|trace"
 	"mempolicy:mpol_alloc gives each page its pass and start node|trace"
 	"local (default): overflow|-"
-	"nearest: overflow|sysctl"
-	"tier: overflow|sysctl"
+	"nearest: overflow|flags"
+	"tier: overflow|flags"
+	"three tasks with the three fallback orders at once each get their own|flags"
 	"mpol_pref_* match the placement of an MPOL_PREFERRED overflow|counters"
 	"a PREFERRED_MANY THP adds 512 pages|trace"
 	"hugetlb PREFERRED_MANY hit and fallback are counted|hugetlb"
