@@ -3,6 +3,7 @@
  * labtool plan TOPOLOGY.yaml --boot-id ID [--profile quick|default|full]
  *              [--benches LIST|default|none] [--workloads LIST|all|none]
  *              [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount]
+ *              [--memory-timing off|count|delay]
  *
  * Writes one boot's guest plan (README.md, "Guest plan") on stdout.  This is
  * where the topology's words become node ids: every benchmark runs once per
@@ -12,6 +13,8 @@
  * "Clocks"); tierbench is told, so that its timing rows carry the unit.
  * latency gets --seed, a hash of the boot id (bench/order.c): its cases'
  * order, shuffled per boot, the same again in a resumed boot.
+ * --memory-timing: a warning on stderr when the plugin would count nothing
+ * (plan_memtiming_warning); the plan is the same.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accounting.h"
 #include "commands.h"
 #include "order.h"
 #include "textfile.h"
@@ -241,11 +245,39 @@ long parse_count(const char *s, long max)
 	return v;
 }
 
+/* The benchmarks that mark memory-timing phases (plugin/marker.h). */
+static const char *const phase_benches[] = { "chase", "latency", "fallback" };
+
+int plan_memtiming_warning(enum acct_mode mode, const char *const *names, int n, int nworkloads,
+			   char *buf, size_t len)
+{
+	bool marks = nworkloads > 0, chase = false;
+
+	for (int k = 0; k < n; k++)
+		for (size_t b = 0; b < sizeof(phase_benches) / sizeof(*phase_benches); b++)
+			if (!strcmp(names[k], phase_benches[b])) {
+				marks = true;
+				chase |= b == 0;
+			}
+	if (mode != ACCT_OFF && !marks) {
+		snprintf(buf, len, "warning: --memory-timing %s: no benchmark of the plan marks a phase (chase, latency, fallback or a workload): the plugin will count nothing",
+			 acct_mode_names[mode]);
+		return 1;
+	}
+	if (mode == ACCT_DELAY && !chase) {
+		snprintf(buf, len, "warning: --memory-timing delay: no chase in the plan, so no calibration: the delays are the dilated latencies, uncalibrated, and the boot's check fails");
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *boot = NULL, *profile = "default";
 	const char *benches = "default", *workloads = "none", *step_timeout = NULL;
-	const char *wl_dir_opt = NULL, *clock = "wall";
+	const char *wl_dir_opt = NULL, *clock = "wall", *mt = "off";
+	enum acct_mode mt_mode;
+	char warn[256];
 	char **wl_avail = NULL, **wl_run = NULL;
 	int wl_navail = 0, wl_nrun = 0;
 	struct topo *t;
@@ -259,6 +291,7 @@ int cmd_plan(int argc, char **argv)
 				   !strcmp(argv[i], "--workloads") ? &workloads :
 				   !strcmp(argv[i], "--workloads-dir") ? &wl_dir_opt :
 				   !strcmp(argv[i], "--clock") ? &clock :
+				   !strcmp(argv[i], "--memory-timing") ? &mt :
 				   !strcmp(argv[i], "--step-timeout") ? &step_timeout : NULL;
 
 		if (opt && i + 1 < argc) {
@@ -271,7 +304,7 @@ int cmd_plan(int argc, char **argv)
 		}
 	}
 	if (!path || !boot) {
-		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount]\n");
+		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount] [--memory-timing off|count|delay]\n");
 		return EXIT_USAGE;
 	}
 	if (!valid_name(boot) || (strcmp(profile, "quick") && strcmp(profile, "default") &&
@@ -286,6 +319,10 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (strcmp(clock, "wall") && strcmp(clock, "icount")) {
 		fprintf(stderr, "labtool plan: --clock: '%s' is not wall or icount\n", clock);
+		return EXIT_USAGE;
+	}
+	if (acct_mode_parse(mt, &mt_mode, warn, sizeof(warn))) {
+		fprintf(stderr, "labtool plan: %s\n", warn);
 		return EXIT_USAGE;
 	}
 	if (strcmp(workloads, "none")) {
@@ -414,7 +451,11 @@ int cmd_plan(int argc, char **argv)
 					sb_printf(&plan, " --clock icount");
 				sb_printf(&plan, "\n");
 			}
+		if (plan_memtiming_warning(mt_mode, names, nnames, wl_nrun, warn, sizeof(warn)))
+			fprintf(stderr, "labtool plan: %s\n", warn);
 		free(list);
+	} else if (plan_memtiming_warning(mt_mode, NULL, 0, wl_nrun, warn, sizeof(warn))) {
+		fprintf(stderr, "labtool plan: %s\n", warn);
 	}
 	if (wl_nrun) {
 		/* wlrun's own timeout kills the workload; the step's is a backstop. */

@@ -42,5 +42,6 @@ $(B)/san/labtool: $(B)/san/lab/labtool.o $(LAB_SRCS:%.c=$(B)/san/%.o)
 $(B)/host/lab/accounting.o $(B)/san/lab/accounting.o $(B)/host/lab/cmd_collect.o $(B)/san/lab/cmd_collect.o \
 $(B)/host/lab/cmd_memtiming_arg.o $(B)/san/lab/cmd_memtiming_arg.o \
 $(B)/host/lab/cmd_qemu_argv.o $(B)/san/lab/cmd_qemu_argv.o \
+$(B)/host/lab/cmd_meta.o $(B)/san/lab/cmd_meta.o $(B)/host/lab/cmd_plan.o $(B)/san/lab/cmd_plan.o \
 $(B)/host/plugin/memtiming.o $(B)/san/plugin/memtiming.o: HOST_CFLAGS += -Iplugin
 $(B)/san/tests/unit/test_accounting.o: HOST_CFLAGS += -Iplugin
