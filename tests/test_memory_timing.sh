@@ -60,7 +60,7 @@ probes=$(grep -c '^ok [0-9]* - memtiming: probe' "$run/boots/1.tap" || true)
 [ "$probes" -ge 8 ] || bad "$probes address probes checked, want 8 (4 per node)"
 
 # value METRIC NODE-OF-CHASE: the chase row's value
-value() { awk -F, -v m="$1" -v n="node:$2" '$2 == "chase" && $4 == n && $7 == m { print $8 }' "$run/summary.csv"; }
+value() { awk -F, -v m="$1" -v n="node:$2" '$2 == "chase" && $6 == "chase" && $4 == n && $7 == m { print $8 }' "$run/summary.csv"; }
 for n in "${!lat[@]}"; do
 	share=$(value "llc_miss_share_node$n" "$n")
 	per_load=$(value access_ns_per_load "$n")
