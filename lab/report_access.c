@@ -568,22 +568,12 @@ static const struct row *boot_row(const struct run *r, const char *boot, const c
 	return NULL;
 }
 
-void sec_delay(struct doc *d, struct run *r)
+size_t delay_summary(const struct run *r, struct sbuf *b_out)
 {
 	struct sbuf b = { 0 };
 	double sum = 0, worst = 0, want = NAN;
-	size_t pairs = 0;
+	size_t pairs = 0, said = 0;
 
-	if (!run_delays(r))
-		return;
-	doc_heading(d, 2, "delay", "Delay injection (experimental): the pointer chase only");
-	doc_para(d, NULL, "Each boot's chase walked a 64 MiB cycle bound to each memory node, every "
-		      "load a miss, timed on the guest's own clock (--clock wall: host time). With "
-		      "each miss made to cost dilation x its node's HMAT read latency, the slower "
-		      "node's time per load over the faster's should be HMAT's ratio; how near it "
-		      "comes measures the injection (the calibration, the host's noise), not the "
-		      "tiers, whose figures come from the topology file. Only this benchmark is "
-		      "shown: other timings under delays are not tier effects (above).");
 	for (size_t i = 0; i < r->nboot_rows; i++) {
 		const struct row *w = &r->boot_rows[i], *ratio = w, *hmat, *dil, *cal, *base_load, *load;
 		char base_nodes[32], *s;
@@ -638,12 +628,33 @@ void sec_delay(struct doc *d, struct run *r)
 				sb_printf(&b, "%s%u", k ? ", " : " (summary.csv lines ", lines[k]);
 			sb_puts(&b, n ? ").\n" : ".\n");
 		}
+		said++;
 	}
 	if (pairs > 1)
 		sb_printf(&b, "Over %zu pairs: mean ratio %.3f against HMAT's %.3f (%+.1f %%), the farthest "
 			  "pair %.1f %% off.\n", pairs, sum / (double)pairs, want,
 			  100 * (sum / (double)pairs / want - 1), 100 * worst);
-	if (!b.len)
+	if (b.len)
+		sb_puts(b_out, b.s);
+	sb_free(&b);
+	return said;
+}
+
+void sec_delay(struct doc *d, struct run *r)
+{
+	struct sbuf b = { 0 };
+
+	if (!run_delays(r))
+		return;
+	doc_heading(d, 2, "delay", "Delay injection (experimental): the pointer chase only");
+	doc_para(d, NULL, "Each boot's chase walked a 64 MiB cycle bound to each memory node, every "
+		      "load a miss, timed on the guest's own clock (--clock wall: host time). With "
+		      "each miss made to cost dilation x its node's HMAT read latency, the slower "
+		      "node's time per load over the faster's should be HMAT's ratio; how near it "
+		      "comes measures the injection (the calibration, the host's noise), not the "
+		      "tiers, whose figures come from the topology file. Only this benchmark is "
+		      "shown: other timings under delays are not tier effects (above).");
+	if (!delay_summary(r, &b))
 		sb_puts(&b, "No boot of this run has a chase pair with delay rows (run --benches chase).\n");
 	doc_paras(d, b.s);
 	sb_free(&b);

@@ -292,6 +292,12 @@ void sec_fill_levels(struct doc *d, struct run *r);
 void sec_access(struct doc *d, struct run *r, const struct entries *e, const struct headline *h);
 /* --memory-timing delay (experimental): the run's caveat and the chase's measured ratios. */
 bool run_delays(const struct run *r);
+/*
+ * One line per boot's chase pair with delay rows (guest ns per load, the
+ * ratio against HMAT's, dilation, calibration, its summary.csv lines),
+ * then the mean over the pairs; returns the pairs' lines.
+ */
+size_t delay_summary(const struct run *r, struct sbuf *b);
 void delay_caveat(struct doc *d, const struct run *r);
 void sec_delay(struct doc *d, struct run *r);
 
