@@ -172,7 +172,9 @@ double mt_calib_ns_per_miss(uint64_t host_ns, uint64_t misses);
  * work on its cores stretched a PMEM chase by 80 % and the ratio was 5.6
  * for 3.77.  An epoch is long next to its cost: the thread's CPU clock is
  * a system call (~0.9 us measured here, read twice per payment); with 20
- * us epochs that put a PMEM chase 13 % over its dilated latency.
+ * us epochs that put a PMEM chase 13 % over its dilated latency.  The
+ * credit's cap is above the host's longest preemptions seen (20 ms left
+ * DRAM walks 25-50 % slow in 2 of 5 boots).
  */
 #define MT_PACE_EPOCH_NS 1000000u
 #define MT_PACE_CREDIT_NS 100000000u

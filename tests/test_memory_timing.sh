@@ -13,10 +13,12 @@
 # the boots within 0.25 %.  Then delay injection (experimental, #21 item
 # 4): one quick --clock wall boot of the chase with --memory-timing delay:
 # its calibration check, the dilation in meta.json, in the rows and in the
-# report, a PMEM/DRAM guest-time ratio per load.  That ratio is host time,
-# so it is bounded loosely here (one pair within 25 % of HMAT's; measured
-# +0.3 % with the host's load average at 9); make bench-lab measures the
-# issue's bar, 5 pairs within 10 %.
+# report, a PMEM/DRAM guest-time ratio per load.  That ratio is host time
+# on a shared host: single pairs measured 2.47 to 4.75 for HMAT's 3.77
+# (load average 8-12), so here it is only bounded to say the delays
+# happened and rank the nodes (PMEM/DRAM between 2 and 2 x HMAT's: without
+# delays it is ~1, uncalibrated ~3.4); make bench-lab measures the issue's
+# bar, the mean of 5 pairs within 10 %.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 topo=topologies/dram-pmem.yaml
@@ -141,8 +143,8 @@ for n in 0 1; do
 done
 dratio=$(dvalue delay_ratio_vs_node0 1)
 echo "delay: PMEM/DRAM guest time per load $dratio (HMAT ${lat[1]}/${lat[0]}), dilation $dil, calibration $(dvalue delay_calib_ns_per_miss 0) host ns per miss"
-awk -v r="$dratio" -v a="${lat[1]}" -v b="${lat[0]}" 'BEGIN { w = a / b; exit !(r != "" && r / w > 0.75 && r / w < 1.25) }' ||
-	bad "delay: PMEM/DRAM ratio '$dratio', want ${lat[1]}/${lat[0]} within 25 % (one pair, host time)"
+awk -v r="$dratio" -v a="${lat[1]}" -v b="${lat[0]}" 'BEGIN { w = a / b; exit !(r != "" && r > 2 && r < 2 * w) }' ||
+	bad "delay: PMEM/DRAM ratio '$dratio', want between 2 and twice ${lat[1]}/${lat[0]} (one pair, host time)"
 grep -q '^## Delay injection (experimental): the pointer chase only' "$drun/report.md" ||
 	bad "report.md: no delay injection section"
 grep -q "^> \*\*Experimental: delay injection (--memory-timing delay, dilation $dil)" "$drun/report.md" ||
