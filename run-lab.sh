@@ -155,7 +155,7 @@ case $memory_timing in off | count | delay) ;; *) die "--memory-timing: '$memory
 [ "$memory_timing" = off ] || [ "$accel" != kvm ] ||
 	die "--memory-timing $memory_timing needs TCG; --accel kvm conflicts with it"
 case $clock in icount | wall) ;; *) die "--clock: '$clock' is not icount or wall" ;; esac
-# The same refusal as labtool qemu-argv's (lab/qemu.h), before anything is built.
+# The same refusal as labtool qemu-argv's (lab/boot/qemu.h), before anything is built.
 [ "$memory_timing" != delay ] || [ "$clock" != icount ] ||
 	die "--memory-timing delay needs --clock wall: under --clock icount the guest's clock counts instructions and never sees a host-side delay"
 # Debian's 6.1 goes silent under icount after "x86: Booting SMP
@@ -284,7 +284,7 @@ new_run() {
 	meta_init "$@"
 }
 
-# meta.json has one writer, `labtool meta` (its keys: lab/meta.h): init as
+# meta.json has one writer, `labtool meta` (its keys: lab/rundir/meta.h): init as
 # the run starts, end (below) as it ends.
 # kernel_meta: the kernel's and the accelerator's keys once known (NUL-separated);
 # a plan's run starts before either, and its final step adds them.
@@ -350,7 +350,7 @@ kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
 
 qemu_version=$(qemu-system-x86_64 --version | head -n 1)
 # qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL MEMTIMING-FILE -> the array qemu,
-# the whole command as labtool builds it (lab/qemu.c)
+# the whole command as labtool builds it (lab/boot/qemu.c)
 qemu_cmd() {
 	local f args=(--kernel "$2" --initrd "$3" --console "$4" --channel "$5" --accel "$6" --clock "$clock")
 	[ "$no_prealloc" = 0 ] || args+=(--no-prealloc)

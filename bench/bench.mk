@@ -6,8 +6,9 @@ BENCH_TOOL_SRCS := bench/mpolrun.c bench/wlrun.c bench/wlparse.c
 BENCH_SRCS := $(filter-out $(BENCH_TOOL_SRCS),$(wildcard bench/*.c))
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
 # What the tools link from tierbench rather than copy: policy names and
-# syscalls, node sets, machine facts and counters, and the channel writer.
-BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist phase)
+# syscalls, node sets, machine facts and counters, the channel writer, and
+# the outcome words (guest/vocab.h).
+BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist phase outcome)
 # Pure math and formatting: compiled for the host unit tests as well.
 BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c bench/outcome.c bench/nearest.c \
 		   bench/order.c bench/costmodel.c
@@ -39,6 +40,15 @@ $(B)/guest/wlrun: $(B)/guest/obj/bench/wlrun.o $(B)/guest/obj/bench/wlparse.o $(
 # name the objects again as prerequisites (the recipe links $^, all of them).
 $(B)/san/unit: $(BENCH_UNIT_SRCS:%.c=$(B)/san/%.o)
 # tests/unit/test_stats.c and test_bench*.c include bench headers.
-$(B)/san/tests/unit/test_stats.o $(B)/san/tests/unit/test_bench%.o: HOST_CFLAGS += -Ibench
+$(B)/san/tests/unit/test_stats.o $(B)/san/tests/unit/test_bench%.o $(B)/san/tests/unit/test_vocab.o: HOST_CFLAGS += -Ibench
 # chase.c and phase.c mark phases with the plugin's markers (plugin/marker.h).
 $(B)/guest/obj/bench/chase.o $(B)/guest/obj/bench/phase.o: GUEST_CFLAGS += -Iplugin
+
+# What the host's plan reads of the benchmarks (lab/boot/benchlist.c): their
+# declared needs and options and the words tierbench prints, from the binary
+# itself.  The guest binaries are built with the host's own $(CC) (static),
+# so the build host can run tierbench --list=machine, which reads nothing
+# of the machine.
+$(B)/guest/benches.list: $(B)/guest/tierbench
+	$< --list=machine > $@.tmp && mv $@.tmp $@
+guest: $(B)/guest/benches.list

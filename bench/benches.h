@@ -13,4 +13,5 @@
 	X(model) \
 	X(chase) \
 	X(features) \
-	X(checks)
+	X(checks) \
+	X(threads)

@@ -14,7 +14,7 @@
  * bound node) and, before it, a MEMPROBE line per address probe (a load
  * preceded by the probe marker) with the guest-physical address
  * /proc/self/pagemap gives for it.  Host-side, labtool collect checks
- * both (lab/memtiming.c).  Without the plugin the markers are NOPs and
+ * both (plugin/memtiming.c).  Without the plugin the markers are NOPs and
  * the rows are the placement only.
  *
  * Each walk is timed on the guest's clock (walk_ns= on its PHASE line):
@@ -223,8 +223,9 @@ static int run_chase(const struct opts *o)
 const struct bench bench_chase = {
 	.name = "chase",
 	.help = "memory-timing calibration: a 64 MiB pointer chase bound to each node",
-	.options = "(none: every memory node, 64 MiB each)",
+	.options = "",	/* every memory node, 64 MiB each */
 	.needs = { .min_mem_nodes = 1 },
+	.every_node = true,
 	.timeout_secs = 300,
 	.run = run_chase,
 };

@@ -340,7 +340,7 @@ const struct bench bench_checks = {
 	.name = "checks",
 	.help = "TAP checks of the policy API and placement (fail the run if the kernel misbehaves)",
 	.options = "--preferred --mib --headroom-mib",
-	.needs = { .min_mem_nodes = 1 },
+	.needs = { .min_mem_nodes = 1, .sysctls = { "vm.percpu_pagelist_high_fraction" } },
 	.timeout_secs = 120,
 	.run = run_checks,
 };

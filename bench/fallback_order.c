@@ -414,7 +414,8 @@ const struct bench bench_fallback_order = {
 	.options = "--policies --mib --headroom-mib --fill-cap-mib --model-hmat --model-cache-hit "
 		   "--model-cache-hmat",
 	/* with two memory nodes the overflow has one place to go */
-	.needs = { .min_mem_nodes = 3 },
+	.needs = { .min_mem_nodes = 3, .outside_set = true,
+		   .sysctls = { "vm.preferred_many_fallback" } },
 	.timeout_secs = 600,
 	.run = run_fallback_order,
 };

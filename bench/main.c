@@ -29,29 +29,34 @@ static const struct bench *const benches[] = {
 };
 #define NBENCHES (sizeof(benches) / sizeof(benches[0]))
 
+/* What each profile of guest/vocab.h means to tierbench (its name: profile_names). */
 static const struct {
-	const char *name;
 	int reps;
 	long mib, step_mib;
 	int timeout_mult;
-} profiles[] = {
-	[PROFILE_QUICK] = { "quick", 2, 16, 16, 1 },
-	[PROFILE_DEFAULT] = { "default", 5, 32, 32, 1 },
-	[PROFILE_FULL] = { "full", 11, 256, 16, 10 },
+} profiles[PROFILE_COUNT] = {
+	[PROFILE_QUICK] = { 2, 16, 16, 1 },
+	[PROFILE_DEFAULT] = { 5, 32, 32, 1 },
+	[PROFILE_FULL] = { 11, 256, 16, 10 },
 };
 
+/* guest/vocab.h's words as help text: " a b c" */
+#define HELP2(id, name) " " name
+#define HELP4(id, name, a, b) " " name
+
 static const char usage_text[] =
-"usage: tierbench BENCH [options]   |   tierbench --list   |   tierbench --help\n"
+"usage: tierbench BENCH [options]   |   tierbench --list[=machine]   |   tierbench --help\n"
 "options (each also as --opt=VALUE):\n"
-"  --profile quick|default|full   sizes and repetitions (default: default)\n"
+"  --profile NAME                 sizes and repetitions (default: default), of\n"
+"                                " VOCAB_PROFILES(HELP4) "\n"
 "  --preferred IDS                the node set under test, e.g. 1+3 or 1,3 or 1-3\n"
 "                                 (default: the CPU-less memory nodes, else the\n"
 "                                 memory nodes without the local one, else node 0)\n"
 "  --label KIND                   how the topology names that set (rows say nodes=KIND:IDS)\n"
-"  --policies LIST                of bind,preferred,preferred-many,default,interleave,\n"
-"                                 weighted-interleave, or all (default: all)\n"
-"  --pagesizes LIST               of 4k,thp,2m (default: all)\n"
-"  --scenarios LIST               of free,full,pressure (default: all)\n"
+"  --policies LIST                comma list (or all, the default) of\n"
+"                                " VOCAB_POLICIES(HELP4) "\n"
+"  --pagesizes LIST               comma list (or all, the default) of" VOCAB_PAGESIZES(HELP2) "\n"
+"  --scenarios LIST               comma list (or all, the default) of" VOCAB_SCENARIOS(HELP2) "\n"
 "  --reps N                       repetitions per case (profile: 2/5/11)\n"
 "  --mib N                        MiB allocated per case (profile: 16/32/256)\n"
 "  --step-mib N                   fill-curve step (profile: 16/32/16)\n"
@@ -60,6 +65,8 @@ static const char usage_text[] =
 "  --timeout SECS                 override the benchmark's timeout\n"
 "  --cpu N                        latency: run each case on CPU N (default: the first\n"
 "                                 CPU of the lowest-numbered node with CPUs; row cpu)\n"
+"  --threads N                    threads: threads per case (1..64; default: one per\n"
+"                                 CPU of the case's node or nodes)\n"
 "  --seed N                       latency: shuffle each group's policy order with\n"
 "                                 seed N (0..4294967295; row order_seed; default:\n"
 "                                 the listed order)\n"
@@ -82,7 +89,7 @@ static bool is_value_option(const char *a)
 		"--profile", "--preferred", "--label", "--policies", "--pagesizes",
 		"--scenarios", "--reps", "--mib", "--step-mib", "--fill-cap-mib",
 		"--headroom-mib", "--timeout", "--model-hmat", "--clock", "--seed", "--cpu",
-		"--model-cache-hmat", "--model-cache-hit",
+		"--model-cache-hmat", "--model-cache-hit", "--threads",
 	};
 
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -97,26 +104,62 @@ static void print_help(void)
 	fputs("benchmarks:\n", stdout);
 	for (size_t i = 0; i < NBENCHES; i++)
 		printf("  %-14s %s\n                 options: %s\n", benches[i]->name,
-		       benches[i]->help, benches[i]->options);
-}
-
-static void format_needs(const struct needs *n, char *buf, size_t len)
-{
-	snprintf(buf, len, "mem_nodes>=%d%s%s%s", n->min_mem_nodes,
-		 n->hugetlb ? ",hugetlb" : "", n->cpuless_node ? ",cpuless_node" : "",
-		 n->hmat ? ",hmat" : "");
+		       benches[i]->help, *benches[i]->options ? benches[i]->options :
+		       benches[i]->every_node ? "(none: every memory node)" : "(none)");
 }
 
 static void print_list(void)
 {
-	char needs[96];
-
-	printf("%-14s %-28s %-8s %s\n", "bench", "needs", "timeout", "what");
+	printf("%-14s %-36s %-8s %s\n", "bench", "needs", "timeout", "what");
 	for (size_t i = 0; i < NBENCHES; i++) {
-		format_needs(&benches[i]->needs, needs, sizeof(needs));
-		printf("%-14s %-28s %-8d %s\n", benches[i]->name, needs,
+		const struct needs *n = &benches[i]->needs;
+		char needs[96];
+
+		snprintf(needs, sizeof(needs), "mem_nodes>=%d%s%s%s%s%s", n->min_mem_nodes,
+			 n->outside_set ? ",outside_set" : "", n->hugetlb ? ",hugetlb" : "",
+			 n->cpuless_node ? ",cpuless_node" : "", n->hmat ? ",hmat" : "",
+			 n->oom_kill ? ",oom_kill" : "");
+		printf("%-14s %-36s %-8d %s\n", benches[i]->name, needs,
 		       benches[i]->timeout_secs, benches[i]->help);
 	}
+}
+
+/*
+ * --list=machine: what the host's plan reads (lab/boot/benchlist.c), one line
+ * per benchmark with its declared needs and options, then the words this
+ * binary prints (guest/vocab.h), which the host checks it knows.
+ */
+static void print_list_machine(void)
+{
+	static const struct {
+		const char *kind;
+		const char *const *names;
+		int n;
+	} words[] = {
+		{ "policy", pol_names, POL_COUNT },
+		{ "pagesize", pagesize_names, PS_COUNT },
+		{ "scenario", scenario_names, SC_COUNT },
+		{ "profile", profile_names, PROFILE_COUNT },
+		{ "outcome", outcome_names, OUT_COUNT },
+	};
+
+	printf("tierbench-list 1\n");
+	for (size_t i = 0; i < NBENCHES; i++) {
+		const struct bench *b = benches[i];
+		char needs[256], opts[256];
+		size_t k = 0;
+
+		needs_format(&b->needs, needs, sizeof(needs));
+		/* "--a --b" -> "--a,--b", "-" for none */
+		for (const char *p = b->options; *p && k + 1 < sizeof(opts); p++)
+			opts[k++] = *p == ' ' ? ',' : *p;
+		opts[k] = 0;
+		printf("bench name=%s timeout=%d every_node=%d options=%s %s\n", b->name,
+		       b->timeout_secs, b->every_node, k ? opts : "-", needs);
+	}
+	for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+		for (int i = 0; i < words[w].n; i++)
+			printf("word kind=%s name=%s\n", words[w].kind, words[w].names[i]);
 }
 
 static long parse_long(const char *opt, const char *v, long lo, long hi)
@@ -289,36 +332,39 @@ static void protect_self(void)
 		close(fd);
 }
 
-/* @hmat_given: --model-hmat gave the figures the guest's sysfs would. */
-static const char *needs_unmet(const struct needs *n, bool hmat_given, char *why, size_t len)
+/* The machine's facts that struct needs asks about; @o: --preferred, --model-hmat. */
+static void machine_facts(const struct opts *o, struct machine_facts *m)
 {
 	struct nodeset mem, cpu;
-	int have;
 
 	mem_nodes(&mem);
-	have = ns_count(&mem);
-	if (have < n->min_mem_nodes) {
-		snprintf(why, len, "needs %d memory nodes, guest has %d",
-			 n->min_mem_nodes, have);
-		return why;
-	}
-	if (n->hugetlb && !hugetlb_present()) {
-		snprintf(why, len, "needs a 2 MiB hugetlb pool, kernel has none");
-		return why;
-	}
-	if (n->cpuless_node) {
-		cpu_nodes(&cpu);
-		if (ns_subset(&mem, &cpu)) {
-			snprintf(why, len, "needs a CPU-less memory node, guest has none");
-			return why;
+	cpu_nodes(&cpu);
+	m->mem_nodes = ns_count(&mem);
+	m->mem_nodes_outside_set = 0;
+	ns_for_each(n, &mem)
+		m->mem_nodes_outside_set += !ns_has(&o->preferred, n);
+	m->hugetlb = hugetlb_present();
+	m->cpuless_node = !ns_subset(&mem, &cpu);
+	m->hmat = o->model_given || hmat_present();
+	if (knob_read_long("/proc/sys/vm/panic_on_oom", &m->panic_on_oom))
+		m->panic_on_oom = -1;
+}
+
+/* Save the declared sysctls that exist: knobs_restore() puts them back. */
+static int save_sysctls(const struct needs *n)
+{
+	char path[128];
+
+	for (int i = 0; i < NEEDS_MAX_SYSCTLS && n->sysctls[i]; i++) {
+		if (sysctl_path(n->sysctls[i], path, sizeof(path))) {
+			msg("%s: not a sysctl name", n->sysctls[i]);
+			return -1;
 		}
+		/* one the kernel lacks is the benchmark's to judge (fallback-order) */
+		if (access(path, R_OK) == 0 && knob_save(path))
+			return -1;
 	}
-	if (n->hmat && !hmat_given && !hmat_present()) {
-		snprintf(why, len, "needs HMAT figures (node*/access0/initiators or --model-hmat), "
-			 "guest has none");
-		return why;
-	}
-	return NULL;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -337,7 +383,6 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i], *val = NULL, *eq;
-		static const char *const profile_names[] = { "quick", "default", "full" };
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			print_help();
@@ -345,6 +390,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--list")) {
 			print_list();
+			return 0;
+		}
+		if (!strcmp(a, "--list=machine")) {
+			print_list_machine();
 			return 0;
 		}
 		if (strncmp(a, "--", 2)) {
@@ -366,7 +415,7 @@ int main(int argc, char **argv)
 			die_usage("%s needs a value", a);
 		}
 		if (!strcmp(a, "--profile")) {
-			unsigned m = parse_list(a, val, profile_names, 3);
+			unsigned m = parse_list(a, val, profile_names, PROFILE_COUNT);
 
 			if (m & (m - 1))
 				die_usage("--profile: one of quick, default, full");
@@ -417,6 +466,8 @@ int main(int argc, char **argv)
 			out_set_clock(!strcmp(val, "icount"));
 		} else if (!strcmp(a, "--cpu")) {
 			cpu = parse_long(a, val, 0, NODESET_MAX - 1);
+		} else if (!strcmp(a, "--threads")) {
+			o.threads = (int)parse_long(a, val, 1, 64);
 		} else if (!strcmp(a, "--seed")) {
 			o.seed = (uint32_t)parse_long(a, val, 0, 4294967295L);
 			o.seed_given = true;
@@ -467,17 +518,24 @@ int main(int argc, char **argv)
 	atexit(knobs_restore);
 	protect_self();
 
-	if (needs_unmet(&current->needs, o.model_given, why, sizeof(why))) {
-		tap_skip(why, "%s", current->name);
-		tap_plan();
-		return 0;
+	{
+		struct machine_facts facts;
+
+		machine_facts(&o, &facts);
+		if (needs_unmet(&current->needs, &facts, why, sizeof(why))) {
+			tap_skip(why, "%s", current->name);
+			tap_plan();
+			return 0;
+		}
 	}
+	if (save_sysctls(&current->needs))
+		return 1;
 	{
 		char ids[128];
 
 		ns_format_plus(&o.preferred, ids, sizeof(ids));
 		msg("%s: profile %s, preferred %s:%s, %d reps, %ld MiB, timeout %d s",
-		    current->name, profiles[o.profile].name, o.label, ids, o.reps,
+		    current->name, profile_names[o.profile], o.label, ids, o.reps,
 		    o.mib, timeout_secs);
 	}
 	alarm((unsigned)timeout_secs);

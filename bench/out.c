@@ -76,7 +76,10 @@ void out_row_x(const struct rowkey *k, const char *metric, double value,
 	char v[48];
 
 	fmt_value(value, v, sizeof(v));
-	printf("ROW bench=%s policy=%s nodes=%s pagesize=%s scenario=%s metric=%s value=%s unit=%s",
+	/* the keys of guest/vocab.h in its order; the values below follow it */
+#define X(id, name) " " name "=%s"
+	printf("ROW" VOCAB_ROW_KEYS(X),
+#undef X
 	       tok(k->bench), tok(k->policy), nodes_field, tok(k->pagesize),
 	       tok(k->scenario), tok(metric), v, tok(unit));
 	if (x_mib >= 0)

@@ -8,14 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-const char *const outcome_names[OUT_COUNT] = {
-	[OUT_COMPLETED] = "completed", [OUT_OOM_KILLED] = "oom_killed",
-	[OUT_KILLED] = "killed", [OUT_KILLED_OTHER] = "killed_other",
-	[OUT_SIGBUS] = "sigbus", [OUT_SIGSEGV] = "sigsegv",
-	[OUT_SETUP_ERROR] = "setup_error", [OUT_EFAULT] = "efault",
-	[OUT_ERROR] = "error", [OUT_TIMEOUT] = "timeout",
-	[OUT_INVALID] = "invalid",
-};
+const char *const outcome_names[OUT_COUNT] = { VOCAB_OUTCOMES(VOCAB_NAME3) };
 
 int kmsg_oom_victim(const char *rec)
 {

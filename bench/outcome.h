@@ -8,13 +8,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "vocab.h"
 
-/* Result of a case run in a forked child (bench/README.md, "Output"). */
-enum outcome {
-	OUT_COMPLETED, OUT_OOM_KILLED, OUT_KILLED, OUT_KILLED_OTHER, OUT_SIGBUS,
-	OUT_SIGSEGV, OUT_SETUP_ERROR, OUT_EFAULT, OUT_ERROR, OUT_TIMEOUT,
-	OUT_INVALID, OUT_COUNT
-};
+/*
+ * Result of a case run in a forked child (bench/README.md, "Output"), or of
+ * a workload (wlrun: completed, oom_killed, failed, timeout); guest/vocab.h.
+ */
+#define X(id, name, rank) OUT_##id,
+enum outcome { VOCAB_OUTCOMES(X) OUT_COUNT };
+#undef X
 extern const char *const outcome_names[OUT_COUNT];
 
 /* Child exit codes of a case function. */

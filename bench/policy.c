@@ -12,22 +12,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-const char *const pol_names[POL_COUNT] = {
-	[POL_BIND] = "bind",
-	[POL_PREFERRED] = "preferred",
-	[POL_PREFERRED_MANY] = "preferred-many",
-	[POL_DEFAULT] = "default",
-	[POL_INTERLEAVE] = "interleave",
-	[POL_WEIGHTED_INTERLEAVE] = "weighted-interleave",
-};
-
-const char *const pagesize_names[PS_COUNT] = {
-	[PS_4K] = "4k", [PS_THP] = "thp", [PS_2M] = "2m",
-};
-
-const char *const scenario_names[SC_COUNT] = {
-	[SC_FREE] = "free", [SC_FULL] = "full", [SC_PRESSURE] = "pressure",
-};
+/* The words of guest/vocab.h, indexed by the enums tb.h makes of them. */
+const char *const pol_names[POL_COUNT] = { VOCAB_POLICIES(VOCAB_NAME4) };
+const char *const pagesize_names[PS_COUNT] = { VOCAB_PAGESIZES(VOCAB_NAME2) };
+const char *const scenario_names[SC_COUNT] = { VOCAB_SCENARIOS(VOCAB_NAME2) };
+const char *const profile_names[PROFILE_COUNT] = { VOCAB_PROFILES(VOCAB_NAME4) };
 
 int pol_mode(enum pol p)
 {

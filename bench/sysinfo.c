@@ -530,34 +530,37 @@ int knob_read_long(const char *path, long *val)
 	return 0;
 }
 
-int knob_save_write_str(const char *path, const char *val)
+int knob_save(const char *path)
 {
-	int i;
+	int i, fd;
+	ssize_t got;
 
 	for (i = 0; i < nknobs; i++)
 		if (!strcmp(knobs[i].path, path))
-			break;
-	if (i == nknobs) {
-		int fd;
-		ssize_t got;
-
-		if (nknobs == MAX_KNOBS) {
-			msg("%s: too many knobs changed (%d)", path, MAX_KNOBS);
-			return -1;
-		}
-		fd = open(path, O_RDONLY);
-		got = fd < 0 ? -1 : read(fd, knobs[i].old, sizeof(knobs[i].old));
-		if (fd >= 0)
-			close(fd);
-		if (got <= 0 || got == (ssize_t)sizeof(knobs[i].old)) {
-			msg("%s: cannot read the value to restore: %s", path,
-			    got < 0 ? strerror(errno) : got ? "too long" : "empty");
-			return -1;
-		}
-		snprintf(knobs[i].path, sizeof(knobs[i].path), "%s", path);
-		knobs[i].oldlen = (int)got;
-		nknobs = i + 1;
+			return 0;
+	if (nknobs == MAX_KNOBS) {
+		msg("%s: too many knobs changed (%d)", path, MAX_KNOBS);
+		return -1;
 	}
+	fd = open(path, O_RDONLY);
+	got = fd < 0 ? -1 : read(fd, knobs[i].old, sizeof(knobs[i].old));
+	if (fd >= 0)
+		close(fd);
+	if (got <= 0 || got == (ssize_t)sizeof(knobs[i].old)) {
+		msg("%s: cannot read the value to restore: %s", path,
+		    got < 0 ? strerror(errno) : got ? "too long" : "empty");
+		return -1;
+	}
+	snprintf(knobs[i].path, sizeof(knobs[i].path), "%s", path);
+	knobs[i].oldlen = (int)got;
+	nknobs = i + 1;
+	return 0;
+}
+
+int knob_save_write_str(const char *path, const char *val)
+{
+	if (knob_save(path))
+		return -1;
 	if (write_str(path, val, strlen(val))) {
 		msg("%s: cannot write '%s': %s", path, val, strerror(errno));
 		return -1;

@@ -12,22 +12,23 @@
 #include <stdint.h>
 #include "fmt.h"
 #include "hist.h"
+#include "needs.h"
 #include "outcome.h"
+#include "vocab.h"
 
-/* Policies in the order every benchmark compares them. */
-enum pol {
-	POL_BIND,
-	POL_PREFERRED,
-	POL_PREFERRED_MANY,
-	POL_DEFAULT,
-	POL_INTERLEAVE,
-	POL_WEIGHTED_INTERLEAVE,
-	POL_COUNT
-};
-
-enum pagesize { PS_4K, PS_THP, PS_2M, PS_COUNT };
-enum scenario { SC_FREE, SC_FULL, SC_PRESSURE, SC_COUNT };
-enum profile { PROFILE_QUICK, PROFILE_DEFAULT, PROFILE_FULL };
+/* Policies in the order every benchmark compares them (guest/vocab.h). */
+#define X(id, name, rank, ref) POL_##id,
+enum pol { VOCAB_POLICIES(X) POL_COUNT };
+#undef X
+#define X(id, name) PS_##id,
+enum pagesize { VOCAB_PAGESIZES(X) PS_COUNT };
+#undef X
+#define X(id, name) SC_##id,
+enum scenario { VOCAB_SCENARIOS(X) SC_COUNT };
+#undef X
+#define X(id, name, step_timeout, wl_timeout) PROFILE_##id,
+enum profile { VOCAB_PROFILES(X) PROFILE_COUNT };
+#undef X
 /* How a policy reaches the kernel: a VMA policy or the task policy. */
 enum via { VIA_MBIND, VIA_TASK };
 
@@ -46,6 +47,7 @@ struct opts {
 	bool seed_given;		/* --seed: the order of the latency cases */
 	uint32_t seed;
 	int cpu;			/* --cpu: where latency's cases run */
+	int threads;			/* --threads: threads per case of bench threads, 0 one per CPU */
 	/* --model-hmat: figures seen from CPU 0's node, -1 unknown */
 	bool model_given;
 	long model[MODEL_NODES][MODEL_FIGS];
@@ -57,20 +59,19 @@ struct opts {
 	double model_cache_hit;
 };
 
-/* What a benchmark needs from the machine; the harness turns a miss into a SKIP. */
-struct needs {
-	int min_mem_nodes;
-	bool hugetlb;
-	bool cpuless_node;
-	bool hmat;
-};
-
+/*
+ * A benchmark's registration (benches.h), with what it needs from the
+ * machine (needs.h): main.c judges the needs before the run (a miss is a
+ * SKIP), saves the declared sysctls and restores them after, arms the
+ * timeout, and prints all of it in --list=machine for the host's plan.
+ */
 struct bench {
 	const char *name;
 	const char *help;
-	const char *options;	/* which of the common options it reads */
+	const char *options;	/* which of the common options it reads, "" none */
 	struct needs needs;
-	int timeout_secs;
+	bool every_node;	/* runs over every memory node itself: no --preferred */
+	int timeout_secs;	/* of the default profile; full's is 10 times longer */
 	int (*run)(const struct opts *o);	/* 0 ok, 1 a check failed */
 };
 
@@ -152,6 +153,7 @@ void out_flush(void);
 extern const char *const pol_names[POL_COUNT];
 extern const char *const pagesize_names[PS_COUNT];
 extern const char *const scenario_names[SC_COUNT];
+extern const char *const profile_names[PROFILE_COUNT];
 int pol_mode(enum pol p);
 /* The node mask policy @p gets for the case's preferred set (README table). */
 void pol_nodes(enum pol p, const struct nodeset *preferred, struct nodeset *out);
@@ -215,6 +217,7 @@ void counter_delta_rows(const struct rowkey *k, const struct counters *a,
 int knob_read_long(const char *path, long *val);
 int knob_save_write(const char *path, long val);	/* restored at exit */
 int knob_save_write_str(const char *path, const char *val);	/* the same */
+int knob_save(const char *path);	/* restored at exit, unchanged now; -1 absent */
 void knobs_restore(void);
 int hugetlb_reserve(int node, long pages, long *got);
 

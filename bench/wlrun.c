@@ -36,23 +36,21 @@
 #include <unistd.h>
 
 enum kind { WL_FIO, WL_STRESS_NG };
-enum wl_outcome { WO_COMPLETED, WO_OOM_KILLED, WO_FAILED, WO_TIMEOUT };
-static const char *const wo_names[] = {
-	[WO_COMPLETED] = "completed", [WO_OOM_KILLED] = "oom_killed",
-	[WO_FAILED] = "failed", [WO_TIMEOUT] = "timeout",
-};
-
-/* Seconds of workload run time and the cap on the "fits" size, per profile. */
+/*
+ * Seconds of workload run time and the cap on the "fits" size, per profile;
+ * its name and timeout (which the host's plan outlives) are guest/vocab.h's.
+ */
 static const struct {
-	const char *name;
 	int secs;
 	long fit_cap_mib;
-	int timeout;
-} profiles[] = {
-	{ "quick", 3, 64, 120 },
-	{ "default", 15, 256, 600 },
-	{ "full", 60, 1024, 3600 },
+} profiles[PROFILE_COUNT] = {
+	[PROFILE_QUICK] = { 3, 64 },
+	[PROFILE_DEFAULT] = { 15, 256 },
+	[PROFILE_FULL] = { 60, 1024 },
 };
+#define X(id, name, step_timeout, wl_timeout) [PROFILE_##id] = wl_timeout,
+static const int profile_timeout[PROFILE_COUNT] = { VOCAB_PROFILES(X) };
+#undef X
 
 /* What an overflowing workload leaves free on all memory nodes together. */
 #define OVER_HEADROOM_MIB 160
@@ -197,10 +195,19 @@ static void kmsg_scan(int fd, struct oom_seen *o)
 	}
 }
 
+/* "a, b, c" of @names into @buf. */
+static const char *names_join(char *buf, size_t len, const char *const *names, int n)
+{
+	buf[0] = 0;
+	for (int i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", names[i]);
+	return buf;
+}
+
 /* ---- running ---- */
 
 struct run {
-	enum wl_outcome outcome;
+	enum outcome outcome;
 	int status;		/* exit code, or 128 + signal */
 	double secs;
 	struct oom_seen oom;
@@ -301,13 +308,13 @@ static int run_workload(char **argv, int timeout, const struct rowkey *k, struct
 	if (kfd >= 0)
 		close(kfd);
 	if (timed_out)
-		r->outcome = WO_TIMEOUT;
+		r->outcome = OUT_TIMEOUT;
 	else if (r->oom.kills)
-		r->outcome = WO_OOM_KILLED;
+		r->outcome = OUT_OOM_KILLED;
 	else if (r->status == 0)
-		r->outcome = WO_COMPLETED;
+		r->outcome = OUT_COMPLETED;
 	else
-		r->outcome = WO_FAILED;
+		r->outcome = OUT_FAILED;
 	return 0;
 }
 
@@ -501,6 +508,7 @@ int main(int argc, char **argv)
 	char label[64], err[128], ids[256], mask_ids[256], *file, *end;
 	char skip_why[400] = "";
 	int opt, pol = -1, prof = -1, timeout = 0;
+	char have[160];
 	struct nodeset preferred, mask, mem;
 	struct counters before, after;
 	struct rowkey key;
@@ -538,13 +546,14 @@ int main(int argc, char **argv)
 		if (!strcmp(policy, pol_names[p]))
 			pol = p;
 	if (pol < 0)
-		die_usage("--policy: '%s' is not one of bind, preferred, preferred-many, default, interleave, weighted-interleave",
-			  policy);
-	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
-		if (!strcmp(profile, profiles[i].name))
-			prof = (int)i;
+		die_usage("--policy: '%s' is not one of %s", policy,
+			  names_join(have, sizeof(have), pol_names, POL_COUNT));
+	for (int i = 0; i < PROFILE_COUNT; i++)
+		if (!strcmp(profile, profile_names[i]))
+			prof = i;
 	if (prof < 0)
-		die_usage("--profile: '%s' is not quick, default or full", profile);
+		die_usage("--profile: '%s' is not one of %s", profile,
+			  names_join(have, sizeof(have), profile_names, PROFILE_COUNT));
 	colon = strchr(nodes, ':');
 	if (!colon || colon == nodes || colon - nodes >= (long)sizeof(label))
 		die_usage("--nodes: '%s' is not LABEL:IDS (e.g. pmem:1+3)", nodes);
@@ -571,9 +580,9 @@ int main(int argc, char **argv)
 				  name, dir, name, name);
 	}
 	if (!timeout)
-		timeout = profiles[prof].timeout;
+		timeout = profile_timeout[prof];
 
-	key = (struct rowkey){ name, pol_names[pol], "-", profiles[prof].name };
+	key = (struct rowkey){ name, pol_names[pol], "-", profile_names[prof] };
 	out_set_nodes(label, &preferred);
 	ns_format_plus(&preferred, ids, sizeof(ids));
 	pol_nodes((enum pol)pol, &preferred, &mask);
@@ -615,7 +624,7 @@ int main(int argc, char **argv)
 		}
 		setenv_long("WL_SECS", profiles[prof].secs);
 		setenv_long("WL_LIMIT_SECS", timeout > 10 ? timeout - 5 : timeout);
-		setenv("WL_SCENARIO", profiles[prof].name, 1);
+		setenv("WL_SCENARIO", profile_names[prof], 1);
 		snprintf(var, sizeof(var), "TIERLAB_NODES_%s", label);
 		for (char *p = var; *p; p++)
 			if (*p == '-')
@@ -695,30 +704,29 @@ int main(int argc, char **argv)
 
 	msg("%s under %s (mask %s, case %s:%s), profile %s, timeout %d s",
 	    name, pol_names[pol], pol == POL_DEFAULT ? "-" : mask_ids, label, ids,
-	    profiles[prof].name, timeout);
+	    profile_names[prof], timeout);
 	counters_read(&before);
 	if (run_workload(cmd, timeout, &key, &r))
 		return 1;
 	counters_read(&after);
 
-	for (int o = 0; o <= WO_TIMEOUT; o++)
-		if ((int)r.outcome == o) {
-			char m[48];
+	{
+		char m[48];
 
-			snprintf(m, sizeof(m), "outcome_%s", wo_names[o]);
-			out_row(&key, m, 1, "flag");
-		}
+		snprintf(m, sizeof(m), "outcome_%s", outcome_names[r.outcome]);
+		out_row(&key, m, 1, "flag");
+	}
 	out_row(&key, "exit_status", r.status, "code");
 	out_row(&key, "wall_secs", r.secs, "s");
 	out_row(&key, "oom_kills", r.oom.kills, "count");
 	if (r.oom.kills)
 		out_row(&key, "oom_constraint_memory_policy", r.oom.mempolicy, "flag");
-	if (r.outcome == WO_OOM_KILLED)
+	if (r.outcome == OUT_OOM_KILLED)
 		msg("%s under %s: OOM kill of %s (%s)", name, pol_names[pol],
 		    r.oom.task[0] ? r.oom.task : "?",
 		    r.oom.mempolicy ? "CONSTRAINT_MEMORY_POLICY" : "other constraint");
 	placement_rows(&key, &before, &after, &preferred);
-	if (r.outcome != WO_TIMEOUT) {
+	if (r.outcome != OUT_TIMEOUT) {
 		if (kind == WL_FIO) {
 			if (access(out_json, R_OK) == 0)
 				fio_rows(&key, out_json);

@@ -7,10 +7,10 @@
 #
 # env: BENCH_LAB_COLD=0 skips the cold kernel build (the 0.15x rebuild
 #      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5);
-#      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity scaling
-#      timing delay cold" (default: all but cold; cold is CI from nothing,
-#      about 45 min); BENCH_LAB_DELAY_BOOTS, the chase pairs the delay part
-#      measures (default 5); BENCH_LAB_TIMING_ARGS, the run the timing part times with
+#      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity profile
+#      scaling timing delay cold" (default: all but cold; cold is CI from
+#      nothing, about 45 min); BENCH_LAB_DELAY_BOOTS, the chase pairs the
+#      delay part measures (default 5); BENCH_LAB_TIMING_ARGS, the run the timing part times with
 #      --memory-timing off and count (default: quick, the benches and a
 #      workload whose cases mark phases);
 #      BENCH_LAB_CLOCKS, the clocks fidelity measures (default "wall icount");
@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 boots=${BENCH_LAB_BOOTS:-5}
 topo=topologies/dram-pmem.yaml
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
-parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity scaling timing delay} "
+parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity profile scaling timing delay} "
 [ -z "${BENCH_LAB_COLD_KEEP:-}" ] || trap - EXIT	# keep the cold clone and cache
 part() { [[ $parts == *" $1 "* ]]; }
 
@@ -183,6 +183,24 @@ if [ "${BENCH_LAB_PREALLOC_OFF:-1}" = 1 ]; then
 	mapfile -t off < <(fid "$tmp/fid-off" wall --no-prealloc)
 	figure "CoV of p50 fault latency, --clock wall, prealloc off" "${off[0]:-nan}" ratio - "why prealloc is on"
 fi
+fi
+
+# --- 4b. the default run under each clock ---------------------------------------------
+# README's first command (`./run-lab.sh`: the default topology and profile,
+# one boot) timed under --clock icount (the default) and --clock wall, one
+# after the other: what the deterministic clock costs a user in host time.
+if part profile; then
+for clock in icount wall; do
+	t0=$(date +%s.%N)
+	./run-lab.sh -q --results "$tmp/profile-$clock" --clock "$clock" >/dev/null 2>&1
+	eval "rc_$clock=$?"
+	eval "run_$clock=$(secs "$t0")"
+done
+note="default topology and profile, 1 boot, exit $rc_icount/$rc_wall"
+figure "default run, --clock icount" "$run_icount" s - "$note"
+figure "default run, --clock wall" "$run_wall" s - "$note"
+figure "default run: icount / wall" "$(awk -v a="$run_icount" -v b="$run_wall" 'BEGIN { printf "%.2f", a / b }')" ratio - \
+	"host seconds; TCG both"
 fi
 
 # --- 5. scaling ---------------------------------------------------------------------------

@@ -53,6 +53,13 @@ void plan_model_args(const struct topo *t, struct sbuf *sb);
 enum acct_mode;
 int plan_memtiming_warning(enum acct_mode mode, const char *const *names, int n, int nworkloads,
 			   char *buf, size_t len);
+struct needs;
+/*
+ * Why the topology cannot meet a benchmark's declared needs (bench/needs.h)
+ * for a step on the nodes of mask @target, or NULL (cmd_plan.c).
+ */
+const char *plan_needs_unmet(const struct topo *t, unsigned long long target,
+			     const struct needs *n, char *why, size_t len);
 
 /* Exit codes shared by all commands (sysexits.h values). */
 #define EXIT_USAGE 64    /* bad command line */

@@ -1,12 +1,15 @@
 # Host-side C: labtool and its unit tests.
 # bench/stats.c: the order-statistic medians the guest uses, for the verdicts
-# over boots (lab/verdict.c); listed twice for the unit tests, $^ keeps one.
+# over boots (lab/report/verdict.c); listed twice for the unit tests, $^ keeps one.
 # bench/order.c: the seed of the latency cases' order, from the boot id (plan).
 # bench/costmodel.c: the guest's cost model, for the report's model after the
-# fill (lab/report_model.c), the same code rather than a copy.
-# plugin/memtiming.c: the memory-timing plugin's report format (accounting.c).
-LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c)) guest/frame.c bench/stats.c bench/order.c \
-	    bench/costmodel.c plugin/memtiming.c
+# fill (lab/report/report_model.c), the same code rather than a copy.
+# plugin/memtiming.c: the memory-timing plugin's report format (lab/boot/accounting.c).
+# bench/needs.c: tierbench's judge of a benchmark's declared needs, for the
+# plan's (lab/boot/cmd_plan.c), the same code rather than a copy.
+LAB_DIRS := lab/lib lab/model lab/boot lab/rundir lab/report
+LAB_SRCS := $(filter-out lab/labtool.c,$(wildcard lab/*.c $(LAB_DIRS:%=%/*.c))) guest/frame.c bench/stats.c bench/order.c \
+	    bench/costmodel.c bench/needs.c plugin/memtiming.c
 LAB_OBJS := $(LAB_SRCS:%.c=$(B)/host/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 # Other directories add C sources that the unit tests must also link.
@@ -14,9 +17,10 @@ UNIT_EXTRA_SRCS ?=
 
 host: $(B)/host/labtool
 
-$(B)/host/lab/verdict.o $(B)/san/lab/verdict.o $(B)/host/lab/report_run.o $(B)/san/lab/report_run.o \
-$(B)/host/lab/cmd_plan.o $(B)/san/lab/cmd_plan.o \
-$(B)/host/lab/report_model.o $(B)/san/lab/report_model.o \
+$(B)/host/lab/report/verdict.o $(B)/san/lab/report/verdict.o $(B)/host/lab/report/report_run.o $(B)/san/lab/report/report_run.o \
+$(B)/host/lab/boot/cmd_plan.o $(B)/san/lab/boot/cmd_plan.o \
+$(B)/host/lab/boot/benchlist.o $(B)/san/lab/boot/benchlist.o \
+$(B)/host/lab/report/report_model.o $(B)/san/lab/report/report_model.o \
 $(B)/san/tests/unit/test_verdict.o: HOST_CFLAGS += -Ibench
 
 $(B)/host/%.o: %.c
@@ -38,10 +42,11 @@ $(B)/san/unit: $(LAB_SRCS:%.c=$(B)/san/%.o) $(UNIT_SRCS:%.c=$(B)/san/%.o) $(UNIT
 $(B)/san/labtool: $(B)/san/lab/labtool.o $(LAB_SRCS:%.c=$(B)/san/%.o)
 	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS)
 
-# accounting.c reads the report format of the memory-timing plugin.
-$(B)/host/lab/accounting.o $(B)/san/lab/accounting.o $(B)/host/lab/cmd_collect.o $(B)/san/lab/cmd_collect.o \
-$(B)/host/lab/cmd_memtiming_arg.o $(B)/san/lab/cmd_memtiming_arg.o \
-$(B)/host/lab/cmd_qemu_argv.o $(B)/san/lab/cmd_qemu_argv.o \
-$(B)/host/lab/cmd_meta.o $(B)/san/lab/cmd_meta.o $(B)/host/lab/cmd_plan.o $(B)/san/lab/cmd_plan.o \
-$(B)/host/plugin/memtiming.o $(B)/san/plugin/memtiming.o: HOST_CFLAGS += -Iplugin
+# lab/boot/accounting.c reads the report format of the memory-timing plugin.
+$(B)/host/lab/boot/accounting.o $(B)/san/lab/boot/accounting.o $(B)/host/lab/rundir/cmd_collect.o $(B)/san/lab/rundir/cmd_collect.o \
+$(B)/host/lab/boot/cmd_memtiming_arg.o $(B)/san/lab/boot/cmd_memtiming_arg.o \
+$(B)/host/lab/boot/cmd_qemu_argv.o $(B)/san/lab/boot/cmd_qemu_argv.o \
+$(B)/host/lab/rundir/cmd_meta.o $(B)/san/lab/rundir/cmd_meta.o $(B)/host/lab/boot/cmd_plan.o $(B)/san/lab/boot/cmd_plan.o \
+$(B)/host/plugin/memtiming.o $(B)/san/plugin/memtiming.o \
+$(B)/host/lab/model/topology.o $(B)/san/lab/model/topology.o: HOST_CFLAGS += -Iplugin
 $(B)/san/tests/unit/test_accounting.o: HOST_CFLAGS += -Iplugin

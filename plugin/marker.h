@@ -14,7 +14,7 @@ enum mt_op { MT_OP_BEGIN = 1, MT_OP_END = 2, MT_OP_PROBE = 3 };
 
 /*
  * Phase ids, one per kind of phase: the host labels each plugin phase with
- * the next PHASE line of its id (lab/accounting.c), so a kind whose line
+ * the next PHASE line of its id (lab/boot/accounting.c), so a kind whose line
  * went missing cannot shift the labels of another kind.
  */
 enum mt_phase_id {

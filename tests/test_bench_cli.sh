@@ -18,7 +18,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 list=$("$TB" --list) || bad "--list exited $?"
 help=$("$TB" --help) || bad "--help exited $?"
 grep -q '^latency ' <<<"$list" || bad "--list lacks latency"
-for b in latency fallback fallback-order features oom model chase checks; do
+for b in latency fallback fallback-order features oom model chase checks threads; do
 	grep -q "^$b " <<<"$list" || bad "--list lacks $b"
 	grep -q "^  $b " <<<"$help" || bad "--help lacks $b"
 done
@@ -29,12 +29,29 @@ for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
 	    "fallback-order --model-hmat 1=1/2/3/4,1=1/2/3/4" "latency --seed -1" "latency --seed x" \
 	    "latency --cpu 1023" "latency --cpu -1" "model --model-cache-hit 1.5" \
 	    "model --model-cache-hit -0.1" "model --model-cache-hit x" "model --model-cache-hit nan" \
-	    "model --model-cache-hmat 0=1/2/3"; do
+	    "model --model-cache-hmat 0=1/2/3" "threads --threads 0" "threads --threads 65"; do
 	# shellcheck disable=SC2086
 	out=$("$TB" $args 2>&1 >/dev/null); rc=$?
 	[ "$rc" = 2 ] || bad "'$args' exited $rc, want 2"
 	[ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || bad "'$args' error is not one line: $out"
 done
+
+# --list=machine (issue 14 item 4): what the host's plan reads, every
+# benchmark of --list with its declared needs, then the words it prints
+lm=$("$TB" --list=machine) || bad "--list=machine exited $?"
+[ "$(head -1 <<<"$lm")" = "tierbench-list 1" ] || bad "--list=machine: no 'tierbench-list 1' first"
+[ "$(grep -c '^bench ' <<<"$lm")" = "$(($(wc -l <<<"$list") - 1))" ] || bad "--list=machine: not one line per benchmark"
+keys='^bench name=[a-z-]+ timeout=[0-9]+ every_node=[01] options=[^ ]+ mem_nodes=[0-9]+ outside_set=[01] hugetlb=[01] cpuless_node=[01] hmat=[01] oom_kill=[01] sysctls=[^ ]+$'
+[ "$(grep -Evc "$keys|^word kind=[a-z]+ name=[^ ]+$|^tierbench-list 1$" <<<"$lm")" = 0 ] ||
+	bad "--list=machine: lines outside its format: $(grep -Ev "$keys|^word |^tierbench-list" <<<"$lm" | head -3)"
+# --help offers every word tierbench takes (guest/vocab.h)
+while read -r kind word; do
+	grep -qE -- " $word( |$)" <<<"$help" || bad "--help lacks $kind $word"
+done < <(sed -n 's/^word kind=\(policy\|pagesize\|scenario\|profile\) name=/\1 /p' <<<"$lm")
+cmp -s <(printf '%s\n' "$lm") build/guest/benches.list || bad "build/guest/benches.list is not tierbench --list=machine"
+# every word it prints, the host knows: the plan reads the list and checks them
+build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --bench-list <(printf '%s\n' "$lm") > /dev/null ||
+	bad "labtool plan does not take tierbench --list=machine"
 
 row='^ROW bench=[^ ,=]+ policy=[^ ,=]+ nodes=[^ ,=:]+:[^ ,=]+ pagesize=(4k|thp|2m|-) scenario=[^ ,=]+ metric=[^ ,=]+ value=(-?[0-9.]+(e[-+][0-9]+)?|nan) unit=[^ ,=]+( x_mib=[0-9]+)?$'
 tap='^TAP (ok|not ok) [0-9]+ - [^#]*( # SKIP .+)?$|^TAP 1\.\.[0-9]+$'
@@ -59,7 +76,11 @@ grep -q '^tierbench: --cpu 1023: no such CPU (present: [0-9,-]*)$' <<<"$out" || 
 
 out=build/test_bench_cli
 mkdir -p "$out"
+pcp=/proc/sys/vm/percpu_pagelist_high_fraction
+pcp_before=$(cat "$pcp" 2>/dev/null)
 "$TB" checks --profile quick > "$out/checks.out" 2> "$out/checks.err"; rc=$?
+# a sysctl checks declares (and writes) is as it was after the run
+[ "$(cat "$pcp" 2>/dev/null)" = "$pcp_before" ] || bad "checks left $pcp at $(cat "$pcp"), was $pcp_before"
 [ "$rc" = 0 ] || { bad "checks exited $rc"; cat "$out/checks.out"; }
 check_lines "$out/checks.out"
 grep -q 'prefer (many)' "$out/checks.out" || bad "checks did not test numa_maps"
@@ -127,6 +148,29 @@ grep -q 'metric=in_mask_frac value=1 ' "$out/fallback.out" || bad "bind placed p
 [ "$(grep -c '^PHASE id=2 bench=fallback policy=bind .* pagesize=4k scenario=free pages=4096$' "$out/fallback.out")" = 1 ] ||
 	bad "fallback/free: not one PHASE line for its touch loop"
 
+# threads (issue 20): the host's nodes decide which layout runs; one that
+# cannot is a SKIP that says why, never a failure.
+"$TB" threads --profile quick --policies bind,default --threads 2 > "$out/threads.out" 2> "$out/threads.err"; rc=$?
+[ "$rc" = 0 ] || { bad "threads exited $rc"; grep '^TAP not ok' "$out/threads.out"; }
+check_lines "$out/threads.out"
+cpus_max=0
+for d in /sys/devices/system/node/node[0-9]*; do
+	c=$(tr ',' '\n' < "$d/cpulist" | awk -F- 'NF { n += NF == 2 ? $2 - $1 + 1 : 1 } END { print n + 0 }')
+	[ "$c" -gt "$cpus_max" ] && cpus_max=$c
+done
+if [ "$cpus_max" -lt 2 ]; then
+	grep -q '^TAP ok [0-9]* - threads_node # SKIP no node has two online CPUs' "$out/threads.out" ||
+		bad "threads_node on one CPU per node did not skip"
+else
+	for m in thread0_cpu thread1_cpu thread0_pages_node0 thread1_p50 local_frac concurrency; do
+		grep -q "^ROW bench=threads_node policy=bind .* metric=$m " "$out/threads.out" || bad "threads_node lacks $m"
+	done
+	grep -q '^TAP ok [0-9]* - threads_node default: each thread' "$out/threads.out" || bad "threads_node: no default check"
+fi
+[ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -gt 1 ] ||
+	grep -q '^TAP ok [0-9]* - threads_2nodes # SKIP needs two nodes with online CPUs' "$out/threads.out" ||
+	bad "threads_2nodes on one node did not skip"
+
 # The host has one memory node: fallback-order says why it cannot run, as TAP.
 "$TB" fallback-order --profile quick > "$out/fo.out" 2> "$out/fo.err"; rc=$?
 [ "$rc" = 0 ] || bad "fallback-order exited $rc"
@@ -134,6 +178,15 @@ check_lines "$out/fo.out"
 if [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -lt 3 ]; then
 	grep -q '^TAP ok 1 - fallback-order # SKIP needs 3 memory nodes' "$out/fo.out" ||
 		bad "fallback-order on a small host did not skip: $(head -3 "$out/fo.out")"
+fi
+# oom's needs (two memory nodes, one outside the set, vm.panic_on_oom 0) are
+# the harness's to judge: a SKIP with the reason, as TAP
+"$TB" oom --profile quick > "$out/oom.out" 2> "$out/oom.err"; rc=$?
+[ "$rc" = 0 ] || bad "oom exited $rc"
+check_lines "$out/oom.out"
+if [ "$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)" -lt 2 ]; then
+	grep -q '^TAP ok 1 - oom # SKIP needs 2 memory nodes, guest has 1$' "$out/oom.out" ||
+		bad "oom on a one-node host did not skip: $(head -3 "$out/oom.out")"
 fi
 
 "$TB" model --profile quick > "$out/model.out" 2>&1; rc=$?
@@ -164,6 +217,17 @@ for want in model_read_latency_ns=45.5 model_read_bandwidth_serial_mbps=133333 \
 	grep -q "policy=default .* metric=${want%=*} value=${want#*=} " "$out/model-cache.out" ||
 		bad "model with a cache: no $want"
 done
+
+# Every policy, page size and outcome the runs above printed is a word of
+# --list=machine, which labtool checks it knows (guest/vocab.h).  (scenario=
+# also carries the fill curve's, fallback-order's settings and wlrun's
+# profiles: not one list.)
+printed=$(cat "$out"/*.out | grep -o ' policy=[^ ]*\| pagesize=[^ ]*\| metric=outcome_[^ ]*' |
+	sed 's/^ metric=outcome_/outcome /; s/^ \([a-z]*\)=/\1 /' | grep -v ' -$' | sort -u)
+[ -n "$printed" ] || bad "no policy, page size or outcome printed to check"
+while read -r kind word; do
+	grep -qx "word kind=$kind name=$word" <<<"$lm" || bad "tierbench printed $kind '$word', not in --list=machine"
+done <<<"$printed"
 
 [ "$fail" = 0 ] && echo "tierbench CLI and output contract: ok"
 exit $fail

@@ -96,6 +96,39 @@ if [ -n "$s1" ] && [ "$s1" = "$s1b" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ] && !
 else
 	echo "FAIL labtool plan --seed: boot 1 '$s1'/'$s1b', boot 2 '$s2': $gw"; fail=1
 fi
+# Issue 14 item 4: the plan reads each benchmark's needs and options from
+# tierbench --list=machine (build/guest/benches.list), not from a copy.
+lst=build/guest/benches.list
+# a benchmark the list does not know is refused, naming those it knows
+out=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --benches latency,nosuch 2>&1 >/dev/null); rc=$?
+if [ "$rc" = 64 ] && grep -q "^labtool plan: --benches: 'nosuch' is not a benchmark of tierbench (have: latency .*chase" <<<"$out"; then
+	echo "ok   labtool plan --benches: an unknown benchmark is refused with the list"
+else
+	echo "FAIL labtool plan --benches nosuch: exit $rc: $out"; fail=1
+fi
+# needs declared in the list decide the default plan: latency asking for 5
+# memory nodes leaves it out on 2, chase's every_node makes one step
+sed 's/^bench name=latency \(.*\) mem_nodes=1 /bench name=latency \1 mem_nodes=5 /' "$lst" > "$tmp/needs5.list"
+d1=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1)
+d5=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --bench-list "$tmp/needs5.list")
+c=$(build/host/labtool plan topologies/three-tier.yaml --boot-id 1 --benches chase,fallback-order)
+if grep -q '^step latency-pmem ' <<<"$d1" && ! grep -q '^step latency-' <<<"$d5" &&
+   [ "$(grep -vc '^step latency-' <<<"$d1")" = "$(wc -l <<<"$d5")" ] &&
+   ! grep -q '^step fallback-order-' <<<"$d1" &&
+   [ "$(grep -c '^step chase ' <<<"$c")" = 1 ] && ! grep -q '^step chase .*--preferred' <<<"$c" &&
+   grep -q '^step fallback-order-.* --model-hmat ' <<<"$c"; then
+	echo "ok   labtool plan: declared needs and options (tierbench --list=machine) shape the plan"
+else
+	echo "FAIL labtool plan from the bench list: default '$d1', latency needing 5 '$d5', chase '$c'"; fail=1
+fi
+# a word tierbench prints that labtool does not know stops the plan (guest/vocab.h)
+{ cat "$lst"; echo 'word kind=outcome name=evaporated'; } > "$tmp/word.list"
+out=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --bench-list "$tmp/word.list" 2>&1 >/dev/null); rc=$?
+if [ "$rc" = 66 ] && grep -q "word.list:[0-9]*: tierbench prints outcome 'evaporated', which labtool does not know" <<<"$out"; then
+	echo "ok   labtool plan: a word of tierbench's that labtool does not know is an error naming its line"
+else
+	echo "FAIL labtool plan with an unknown word: exit $rc: $out"; fail=1
+fi
 printf 'name: bad\nnodes: []\n' > "$tmp/empty-nodes.yaml"
 expect 65 "empty-nodes.yaml:" "$tmp/empty-nodes.yaml"
 # Untrusted text stays data: a name that is a command substitution.
@@ -143,7 +176,7 @@ else
 	echo "FAIL --resume: kept boot's guest view: exit $rc_same matching, $rc_diff differing (want 0, 1)"
 	sed 's/^/    /' "$tmp/resume.err" | tail -n 5; fail=1
 fi
-# meta.json's one writer (labtool meta, lab/meta.h): the resume completed the
+# meta.json's one writer (labtool meta, lab/rundir/meta.h): the resume completed the
 # fixture's jq-era file, keeping its start and adding the format and the end.
 meta() { build/host/labtool meta get "$res" "$1" 2>/dev/null; }
 if [ "$(meta meta_format)" = 1 ] && [ "$(meta start)" = 2026-12-02T21:54:45+00:00 ] &&

@@ -70,7 +70,7 @@ check "idle: marked timeout" '[ $rc = 3 ] && grep -q "6: timeout" <<<"$out" && g
 
 # A row that cannot be stored is an error naming the channel's line, not a
 # row in summary.csv that the report then refuses, nor a field replaced in
-# silence: value= outside summary.csv's rule (lab/rowvalue.h), a field twice.
+# silence: value= outside summary.csv's rule (lab/lib/rowvalue.h), a field twice.
 cat > "$tmp/plan-bad" <<'PLAN'
 boot 7
 step rows 10 sh -c echo%20ROW%20bench=b%20policy=bind%20metric=good%20value=1%20unit=ns;echo%20ROW%20bench=b%20policy=bind%20metric=slash%20value=1/2%20unit=ns;echo%20ROW%20bench=b%20policy=bind%20metric=twice%20value=1%20value=2%20unit=ns

@@ -144,9 +144,13 @@ fixed() { steady "$1" | awk -F, '$6 == "free" && $9 != "insn" && $9 != "MiB" && 
 check "the same values where memory is free, timings aside ($(fixed "$tmp/whole.rows" | wc -l) rows: placement, counts, outcomes)" \
 	'diff <(fixed "$tmp/plan.rows") <(fixed "$tmp/whole.rows") > "$tmp/rows.diff" || { head -n 10 "$tmp/rows.diff"; false; }'
 echo "#    rows with another value in the other run: $(diff "$tmp/plan.rows" "$tmp/whole.rows" | grep -c '^<') of $(wc -l < "$tmp/plan.rows")"
-# the report is made from the same files, by the same final step as --resume
-check "both reports written, with the same sections" \
-	'diff <(grep "^## " "$run/report.md" | grep -v "did not complete") <(grep "^## " "$whole/report.md" | grep -v "did not complete")'
+# the report is made from the same files, by the same final step as --resume;
+# the sections that list cases by outcome (did not complete, invalid) come
+# and go with the outcomes under pressure above (one CI run had an invalid
+# pressure case in one run only), so they are left out of the comparison
+sections() { grep "^## " "$1/report.md" | grep -v -e "did not complete" -e "^## Invalid cases"; }
+check "both reports written, with the same sections, apart from those listing cases by outcome" \
+	'diff <(sections "$run") <(sections "$whole")'
 check "guest topology equal" 'cmp -s "$run/guest-topology.csv" "$whole/guest-topology.csv"'
 if [ "$fail" != 0 ]; then
 	rm -rf "$keep" && mkdir -p "$keep"

@@ -149,7 +149,7 @@ check "wall clock: bind 4k/free's mode shares beside its latency table" \
 	grep -qF '|4k |free |bind pmem:1 |8192 (2 histograms) |2 modes: 76 % near 10.5 µs, 24 % near 16.9 µs |' "$RUN/report.md"
 check "wall clock: mode shares in report.html too" \
 	grep -qF '<td>4k</td><td>free</td><td>preferred pmem:1</td><td>8192 (2 histograms)</td><td>2 modes: 12 % near 10.5 µs, 88 % near 16.9 µs</td>' "$RUN/report.html"
-check "wall clock: the rule is said" grep -qF 'valley below half the smaller peak (lab/modes.h)' "$RUN/report.md"
+check "wall clock: the rule is said" grep -qF 'valley below half the smaller peak (lab/report/modes.h)' "$RUN/report.md"
 check "wall clock: a unimodal case has no modes row (weighted-interleave 4k/free)" \
 	sh -c "! grep -qF '|4k |free |weighted-interleave pmem:1 |8192' '$RUN/report.md'"
 # meta.json saying clock wall (runs since --clock) gives the same
@@ -237,7 +237,7 @@ check "cache: the section states the share it assumed" \
 
 # --- #21: the access cost counted by the emulator (--memory-timing count) ---
 check "no memory timing: no counted access section" sh -c "! grep -q 'Access cost counted' '$RUN/report.md'"
-# the fill run with the rows lab/accounting.c writes for two fill curves:
+# the fill run with the rows lab/boot/accounting.c writes for two fill curves:
 # bind's misses all on node 1, preferred's as its pages (82.33 % node 1);
 # every other case of the run has no phase (an old guest's run)
 COUNT=$TMP/count/dram-pmem-20261202-215445
@@ -338,7 +338,7 @@ rc=$?
 check "summary_format 3: exit 65 (got $rc), one line naming it, nothing written" sh -c \
 	"test $rc -eq 65 && test \$(wc -l <'$TMP/err') -eq 1 && grep -qF 'meta.json: summary_format: '\\''3'\\'' is not 1 to 2' '$TMP/err' && ! ls -a '$NEWER' | grep -q -e report -e plots"
 
-# --- a meta.json of a newer meta_format (lab/meta.h) is refused by report and compare ---
+# --- a meta.json of a newer meta_format (lab/rundir/meta.h) is refused by report and compare ---
 NEWMETA=$TMP/newmeta/dram-pmem-20261202-215445
 mkdir -p "$TMP/newmeta" && cp -r "$FIXTURE" "$NEWMETA"
 sed -i 's/^{$/{\n  "meta_format": 99,/' "$NEWMETA/meta.json"
@@ -633,6 +633,30 @@ thp_rows=$(awk '/huge-page and base-page faults apart/ { on = 1; next }
 check "THP: one row, the one case with huge/base rows (got $thp_rows)" test "$thp_rows" = 1
 check "THP: the table is absent from a run without those rows" \
 	sh -c "! grep -q 'huge-page and base-page faults apart' '$RUN/report.md'"
+
+# --- bench threads (issue 20): per-thread placement, cited ---
+# tests/fixtures/threads-rows.csv: threads_2nodes rows of a real quick run on
+# 2s2c-dram-pmem (2026-12-07, bind/preferred/preferred-many/default, the
+# rows the section reads), topology and run id set to the fixture's.
+TH=$TMP/threads/dram-pmem-20261202-215445
+mkdir -p "$TMP/threads" && cp -r "$FIXTURE" "$TH"
+rm -f "$TH"/report.* && rm -rf "$TH/plots"
+cat "$ROOT/tests/fixtures/threads-rows.csv" >>"$TH/summary.csv"
+"$LABTOOL" report --no-plots "$TH" >/dev/null 2>"$TMP/th-err" || { not_ok "report of the threads run"; sed 's/^/# /' "$TMP/th-err"; }
+check "threads: the section, in html too" grep -qF '<h2 id="threads">Threads on several CPUs</h2>' "$TH/report.html"
+check "threads: which policies follow each thread's node" \
+	grep -qF 'Threads on different nodes (pmem:2+3) landed on different nodes under bind, preferred-many and default, on one node under preferred (the rows above).' "$TH/report.md"
+# preferred-many's thread 1 (CPU 2, node 1) on node 3, cited by the lines that say so
+lines=$(for m in cpu,2 node,1 top_node,3 top_frac,1; do
+	grep -n ",threads_2nodes,preferred-many,pmem:2+3,4k,free,thread1_$m," "$TH/summary.csv" | cut -d: -f1
+done | paste -sd, | sed 's/,/, /g')
+check "threads: preferred-many's thread 1 on node 3, cited (lines $lines)" \
+	grep -qF "thread 1 (CPU 2, node 1) 100 % on node 3 (summary.csv lines $lines)" "$TH/report.md"
+check "threads: default's thread 1 on its own node 1" \
+	grep -qE '^With 4 threads on the CPUs of two nodes, alternating, default over pmem:2\+3 put thread 0 \(CPU 0, node 0\) 100 % on node 0 .*thread 1 \(CPU 2, node 1\) 100 % on node 1 ' "$TH/report.md"
+check "threads: a table row per thread and policy (16)" \
+	test "$(grep -c '^|on the CPUs of two nodes, alternating |pmem:2+3 |' "$TH/report.md")" = 16
+check "threads: no section without its rows" sh -c "! grep -q 'Threads on several CPUs' '$RUN/report.md'"
 
 echo "# $((n - fails)) passed, $fails failed"
 [ $fails = 0 ]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lab/accounting.c: the -plugin argument, QEMU's address rule by version,
+ * lab/boot/accounting.c: the -plugin argument, QEMU's address rule by version,
  * guest-physical -> RAM offset, the plugin's report read strictly, and the
  * rows and checks made of it.  The report below is the one a quick
  * `--benches chase --memory-timing count` boot of dram-pmem wrote

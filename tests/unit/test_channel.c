@@ -2,8 +2,10 @@
 /* Results-channel framing and ROW parsing. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "channel.h"
+#include "words.h"
 #include "frame.h"
 #include "harness.h"
 #include "rowvalue.h"
@@ -102,7 +104,7 @@ TEST(row_curve_point)
 }
 
 
-/* A row collect stores is a row the report reads (lab/rowvalue.h). */
+/* A row collect stores is a row the report reads (lab/lib/rowvalue.h). */
 TEST(row_rejects_what_summary_csv_cannot_hold)
 {
 	char slash[] = "bench=b metric=m value=1/2";
@@ -124,4 +126,24 @@ TEST(row_rejects_what_summary_csv_cannot_hold)
 	CHECK(row_value_parse("oom_killed", &num, &numeric) && !numeric);
 	CHECK(!row_value_parse("a b", &num, &numeric));
 	CHECK(!row_value_parse("", &num, &numeric));
+}
+
+/* guest/vocab.h's ROW keys are the parser's fields, in order (issue 14 item 3). */
+TEST(vocab_row_keys_parse)
+{
+	char line[512] = "", *copy;
+	struct row r;
+
+	/* a ROW with every key of the list, each with its own name as value */
+	for (int k = 0; k < VOCAB_NROW_KEYS; k++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s=%s",
+			 k ? " " : "", vocab_row_key_names[k],
+			 k == ROW_VALUE ? "1" : vocab_row_key_names[k]);
+	copy = strdup(line);
+	CHECK(copy && row_parse(copy, &r) == NULL);
+	for (int k = 0; copy && k < ROW_FIELDS; k++) {
+		CHECK_STR(row_field_names[k], vocab_row_key_names[k]);
+		CHECK_STR(r.field[k], k == ROW_VALUE ? "1" : vocab_row_key_names[k]);
+	}
+	free(copy);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * meta.json (#14 item 1): its one writer's text (lab/meta.c), read back by
- * the same reader the report uses, every key of lab/meta.h once; a newer
+ * meta.json (#14 item 1): its one writer's text (lab/rundir/meta.c), read back by
+ * the same reader the report uses, every key of lab/rundir/meta.h once; a newer
  * meta_format and unknown keys refused in one line naming the file; the
  * SHA-256 of the topology files against FIPS 180-4's vectors.
  */
@@ -112,7 +112,7 @@ TEST(meta_writer_refuses_what_it_does_not_know)
 	char err[256];
 
 	CHECK(meta_set(&m, "run_id=x", false, err, sizeof(err)) == -1);
-	CHECK_STR(err, "'run_id': not a meta.json key (lab/meta.h)");
+	CHECK_STR(err, "'run_id': not a meta.json key (lab/rundir/meta.h)");
 	CHECK(meta_set(&m, "end=now", false, err, sizeof(err)) == -1);
 	CHECK_STR(err, "end: set by labtool meta itself, not given to it");
 	CHECK(meta_set(&m, "topologies=x", false, err, sizeof(err)) == -1);
@@ -164,7 +164,7 @@ TEST(meta_strict_reader_refuses_unknown_keys)
 
 	CHECK(json_flatten(json, strlen(json), "r/meta.json", &kv, err, sizeof(err)) == 0);
 	CHECK(meta_from_kv(&kv, "r/meta.json", true, &m, err, sizeof(err)) == -1);
-	CHECK_STR(err, "r/meta.json: 'run_id': not a meta.json key of format 1 (lab/meta.h)");
+	CHECK_STR(err, "r/meta.json: 'run_id': not a meta.json key of format 1 (lab/rundir/meta.h)");
 	meta_free(&m);
 	CHECK(meta_from_kv(&kv, "r/meta.json", false, &m, err, sizeof(err)) == 0);
 	CHECK_STR(m.v[META_clock], "wall");

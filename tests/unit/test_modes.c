@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lab/modes.c: the modes of a fault-latency histogram (#16) -- one peak, two
+ * lab/report/modes.c: the modes of a fault-latency histogram (#16) -- one peak, two
  * peaks with their shares, a shallow valley, a small bump, a jagged single
  * peak, the fixture's real wall-clock case, and the text.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The whole QEMU command line of a boot (lab/qemu.c, #14 item 2): the
+ * The whole QEMU command line of a boot (lab/boot/qemu.c, #14 item 2): the
  * machine from the topology, preallocated or not, the accelerator and the
  * clock, the kernel, its command line, the serial files and the plugin;
  * conflicting options refused in one line.  Runs from the repository root.

@@ -1342,6 +1342,75 @@ TEST(report_features_sentences_from_the_rows)
 }
 
 /*
+ * bench threads (issue 20): two threads on two nodes, each sentence says
+ * where this run's rows put each thread.  @pm1: the landing node of
+ * preferred-many's thread 1 (node 1's CPU), @def1 default's.
+ */
+static size_t threads_text(const char *pm1, const char *def1, struct sbuf *b)
+{
+#define TH(pol, m, v) mkrow("threads_2nodes", pol, "pmem:2+3", "4k", "free", m, v)
+	struct row rows[] = {
+		TH("preferred-many", "threads", "2"),
+		TH("preferred-many", "thread0_cpu", "0"), TH("preferred-many", "thread0_node", "0"),
+		TH("preferred-many", "thread0_top_node", "2"), TH("preferred-many", "thread0_top_frac", "1"),
+		TH("preferred-many", "thread1_cpu", "2"), TH("preferred-many", "thread1_node", "1"),
+		TH("preferred-many", "thread1_top_node", pm1), TH("preferred-many", "thread1_top_frac", "1"),
+		TH("preferred-many", "p50", "6424"),
+		TH("default", "threads", "2"),
+		TH("default", "thread0_cpu", "0"), TH("default", "thread0_node", "0"),
+		TH("default", "thread0_top_node", "0"), TH("default", "thread0_top_frac", "1"),
+		TH("default", "thread1_cpu", "2"), TH("default", "thread1_node", "1"),
+		TH("default", "thread1_top_node", def1), TH("default", "thread1_top_frac", "0.995"),
+		TH("preferred", "threads", "2"),
+		TH("preferred", "thread0_cpu", "0"), TH("preferred", "thread0_node", "0"),
+		TH("preferred", "thread0_top_node", "2"),
+		TH("preferred", "thread1_cpu", "2"), TH("preferred", "thread1_node", "1"),
+		TH("preferred", "thread1_top_node", "2"),
+		/* an interleave spreads: no landing node is claimed for it */
+		TH("interleave", "threads", "2"),
+		TH("interleave", "thread0_cpu", "0"), TH("interleave", "thread0_node", "0"),
+		TH("interleave", "thread0_top_node", "0"), TH("interleave", "thread0_top_frac", "0.25"),
+	};
+#undef TH
+	struct run r = { 0 };
+	size_t n;
+
+	mk_boot = "b1";
+	rows[9].f[COL_UNIT] = "insn";
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		rows[i].line = (unsigned)i + 2;
+	r.boot_rows = rows;
+	r.nboot_rows = sizeof(rows) / sizeof(rows[0]);
+	run_aggregate(&r);
+	n = threads_summary(&r, b);
+	run_aggregate_free(&r);
+	return n;
+}
+
+TEST(report_threads_sentences_from_the_rows)
+{
+	struct sbuf kept = { 0 }, one = { 0 };
+
+	CHECK(threads_text("3", "1", &kept) == 3);
+	CHECK(strstr(kept.s, "With 2 threads on the CPUs of two nodes, alternating, preferred-many over "
+			     "pmem:2+3 put thread 0 (CPU 0, node 0) 100 % on node 2 (summary.csv lines 3–6), "
+			     "thread 1 (CPU 2, node 1) 100 % on node 3 (summary.csv lines 7–10); the median fault of all threads cost 6424 insn (summary.csv line 11).")
+	      != NULL);
+	CHECK(strstr(kept.s, "thread 1 (CPU 2, node 1) 99.5 % on node 1 (summary.csv lines 17–20)")
+	      != NULL);
+	CHECK(strstr(kept.s, "Threads on different nodes (pmem:2+3) landed on different nodes under "
+			     "preferred-many and default, on one node under preferred (the rows above).")
+	      != NULL);
+	CHECK(strstr(kept.s, "interleave") == NULL);
+	/* contrary rows: both of preferred-many's threads on node 2, default's on node 0 */
+	threads_text("2", "0", &one);
+	CHECK(strstr(one.s, "landed on different nodes under no policy, on one node under preferred, "
+			    "preferred-many and default") != NULL);
+	sb_free(&kept);
+	sb_free(&one);
+}
+
+/*
  * #21, --memory-timing count: the counted access cost beside the model.
  * bind pmem:1's fill curve (2 steps, OOM-killed) counted 1000 misses, a
  * share @node0 of them on DRAM node 0 (81 ns) and the rest on PMEM node 1

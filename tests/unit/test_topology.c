@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "qemu.h"
 #include "util.h"
+#include "yamltree.h"
 
 /* The args as "-flag value" lines, which is how every pair is emitted. */
 static char *joined_args(const struct topo *t)
@@ -151,7 +152,7 @@ TEST(topology_out_of_memory_is_not_invalid)
 	for (k = 1; k < 100000 && rc; k++) {
 		char *errs = NULL;
 
-		topo_fail_alloc_at = k;
+		yaml_fail_alloc_at = k;
 		rc = load_quiet("topologies/2s-dram-pmem.yaml", t, &errs);
 		if (rc && (rc != EXIT_SOFTWARE || !strstr(errs, ": topology: out of memory"))) {
 			if (!wrong++)
@@ -159,7 +160,7 @@ TEST(topology_out_of_memory_is_not_invalid)
 		}
 		free(errs);
 	}
-	topo_fail_alloc_at = 0;
+	yaml_fail_alloc_at = 0;
 	CHECK(wrong == 0);
 	CHECK(rc == 0);
 	CHECK(k > 10);		/* the parser allocated, and each failure was seen */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lab/verdict.c: the rule for "higher"/"lower" over boots, its intervals'
+ * lab/report/verdict.c: the rule for "higher"/"lower" over boots, its intervals'
  * coverage against hand-computed values, and the rule holding back when
  * the data contradict a claim.
  */

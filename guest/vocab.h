@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The lab's words, spelled once (README "Words the lab uses"): what the
+ * guest prints on the results channel (tierbench, wlrun) and what the host
+ * parses, plans and reports with (labtool).  Both sides expand these lists
+ * (X-macros, as bench/benches.h) into their enums, name tables and lookups,
+ * so a word added here reaches the guest's CLI, its rows and the host's
+ * parser in one change; tests/unit/test_vocab.c checks that the host knows
+ * every word, tests/test_bench_cli.sh that tierbench prints no other.
+ *
+ * Pure macros: included by bench/ and guest/ (static, guest) and lab/ (host).
+ */
+#ifndef TIERLAB_VOCAB_H
+#define TIERLAB_VOCAB_H
+
+/*
+ * Memory policies, in the order every benchmark compares them (the guest's
+ * enum pol).  X(ID, name, report_rank, reference): report_rank is the
+ * host's order in tables (the policies under test first, the references
+ * after); a reference policy spreads pages by design and is never the
+ * answer to "which policy?".
+ */
+#define VOCAB_POLICIES(X) \
+	X(BIND, "bind", 0, 0) \
+	X(PREFERRED, "preferred", 1, 0) \
+	X(PREFERRED_MANY, "preferred-many", 2, 0) \
+	X(DEFAULT, "default", 5, 1) \
+	X(INTERLEAVE, "interleave", 4, 1) \
+	X(WEIGHTED_INTERLEAVE, "weighted-interleave", 3, 1)
+
+/*
+ * How a case or a workload ended (row outcome_<name>=1).  X(ID, name,
+ * rank): the host's rank, best first (a case that could not be set up or
+ * met EFAULT before a harness error or timeout, before a signal, before a
+ * kill); VOCAB_OUTCOME_UNRANKED for the words that judge the scenario,
+ * not the policy (invalid, killed_other), and for wlrun's failed.
+ * Printed by tierbench (all but failed) and wlrun (completed, oom_killed,
+ * failed, timeout).
+ */
+#define VOCAB_OUTCOME_UNRANKED 9
+#define VOCAB_OUTCOMES(X) \
+	X(COMPLETED, "completed", 0) \
+	X(OOM_KILLED, "oom_killed", 8) \
+	X(KILLED, "killed", 7) \
+	X(KILLED_OTHER, "killed_other", VOCAB_OUTCOME_UNRANKED) \
+	X(SIGBUS, "sigbus", 6) \
+	X(SIGSEGV, "sigsegv", 5) \
+	X(SETUP_ERROR, "setup_error", 1) \
+	X(EFAULT, "efault", 2) \
+	X(ERROR, "error", 3) \
+	X(TIMEOUT, "timeout", 4) \
+	X(INVALID, "invalid", VOCAB_OUTCOME_UNRANKED) \
+	X(FAILED, "failed", VOCAB_OUTCOME_UNRANKED)
+
+/*
+ * Profiles (--profile of run-lab.sh, labtool plan, tierbench, wlrun).
+ * X(ID, name, step_timeout, wl_timeout): the plan's timeout of a benchmark
+ * step (seconds, wall clock), and wlrun's own timeout of a workload, which
+ * the plan's step outlives by 30 s.
+ */
+#define VOCAB_PROFILES(X) \
+	X(QUICK, "quick", 300, 120) \
+	X(DEFAULT, "default", 1200, 600) \
+	X(FULL, "full", 7200, 3600)
+
+/* Scenarios of a case (row scenario=): what holds the nodes.  X(ID, name) */
+#define VOCAB_SCENARIOS(X) \
+	X(FREE, "free") \
+	X(FULL, "full") \
+	X(PRESSURE, "pressure")
+
+/* Page sizes (row pagesize=).  X(ID, name) */
+#define VOCAB_PAGESIZES(X) \
+	X(4K, "4k") \
+	X(THP, "thp") \
+	X(2M, "2m")
+
+/*
+ * The keys of a ROW line, in the order tierbench prints them and
+ * summary.csv stores them (README "Results channel").  X(ID, name)
+ */
+#define VOCAB_ROW_KEYS(X) \
+	X(BENCH, "bench") \
+	X(POLICY, "policy") \
+	X(NODES, "nodes") \
+	X(PAGESIZE, "pagesize") \
+	X(SCENARIO, "scenario") \
+	X(METRIC, "metric") \
+	X(VALUE, "value") \
+	X(UNIT, "unit")
+
+/* Expansion helpers: a list's names as initialisers, its length. */
+#define VOCAB_NAME2(id, name) name,
+#define VOCAB_NAME3(id, name, a) name,
+#define VOCAB_NAME4(id, name, a, b) name,
+#define VOCAB_ONE2(id, name) +1
+#define VOCAB_ONE3(id, name, a) +1
+#define VOCAB_ONE4(id, name, a, b) +1
+
+#define VOCAB_NPOLICIES (0 VOCAB_POLICIES(VOCAB_ONE4))
+#define VOCAB_NOUTCOMES (0 VOCAB_OUTCOMES(VOCAB_ONE3))
+#define VOCAB_NPROFILES (0 VOCAB_PROFILES(VOCAB_ONE4))
+#define VOCAB_NSCENARIOS (0 VOCAB_SCENARIOS(VOCAB_ONE2))
+#define VOCAB_NPAGESIZES (0 VOCAB_PAGESIZES(VOCAB_ONE2))
+#define VOCAB_NROW_KEYS (0 VOCAB_ROW_KEYS(VOCAB_ONE2))
+
+#endif

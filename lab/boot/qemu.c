@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The QEMU command line of a boot: see lab/boot/qemu.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qemu.h"
+
+const char qemu_kernel_cmdline[] =
+	"console=ttyS0,115200 rdinit=/init panic=-1 oops=panic softlockup_panic=1 "
+	"hung_task_panic=1 nmi_watchdog=0 printk.time=1 no_timer_check";
+
+__attribute__((format(printf, 2, 3)))
+static int arg(struct topo_args *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 32;
+		char **v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		a->v = v;
+		a->cap = cap;
+	}
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	a->v[a->n++] = s;
+	return 0;
+}
+
+void topo_args_free(struct topo_args *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+/* QEMU takes cpus=A-B once per range: "cpus=0-1,cpus=4". */
+static void qemu_cpus(uint64_t cpus, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < TOPO_MAX_CPUS && o < len; i++) {
+		int j = i;
+
+		if (!(cpus >> i & 1))
+			continue;
+		while (j + 1 < TOPO_MAX_CPUS && (cpus >> (j + 1) & 1))
+			j++;
+		if (j == i)
+			o += (size_t)snprintf(buf + o, len - o, ",cpus=%d", i);
+		else
+			o += (size_t)snprintf(buf + o, len - o, ",cpus=%d-%d", i, j);
+		i = j;
+	}
+}
+
+int qemu_machine_args(const struct topo *t, bool no_prealloc, struct topo_args *a)
+{
+	static const char *const lb_type[4] = { "read-latency", "write-latency",
+		"read-bandwidth", "write-bandwidth" };
+	char sz[32], cpus[TOPO_MAX_CPUS * 12];
+	int rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	topo_format_size(topo_total_mem(t), sz, sizeof(sz));
+	rc |= arg(a, "-machine") | arg(a, "pc,hmat=on");
+	rc |= arg(a, "-smp") | arg(a, "%d", t->ncpus);
+	rc |= arg(a, "-m") | arg(a, "%s", sz);
+	for (int i = 0; i < t->nnodes; i++) {
+		if (!t->node[i].mem_bytes)
+			continue;
+		topo_format_size(t->node[i].mem_bytes, sz, sizeof(sz));
+		rc |= arg(a, "-object") |
+		      arg(a, "memory-backend-ram,id=mem%d,size=%s,prealloc=%s", i, sz,
+			  no_prealloc ? "off" : "on");
+	}
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct topo_node *n = &t->node[i];
+		char mem[24] = "", ini[24] = "";
+
+		qemu_cpus(n->cpus, cpus, sizeof(cpus));
+		if (n->mem_bytes)
+			snprintf(mem, sizeof(mem), ",memdev=mem%d", i);
+		if (!n->cpus)
+			snprintf(ini, sizeof(ini), ",initiator=%d", n->initiator);
+		rc |= arg(a, "-numa") | arg(a, "node,nodeid=%d%s%s%s", i, cpus, mem, ini);
+	}
+	for (int i = 0; i < t->nnodes; i++)
+		for (int j = i + 1; j < t->nnodes; j++)
+			rc |= arg(a, "-numa") |
+			      arg(a, "dist,src=%d,dst=%d,val=%d", i, j, t->distance[i][j]);
+	for (int i = 0; i < t->nnodes; i++)
+		for (int j = 0; j < t->nnodes; j++) {
+			const struct topo_perf *p = &t->hmat[i][j];
+			uint32_t v[4];
+
+			if (!p->set)
+				continue;
+			v[0] = p->read_latency_ns;
+			v[1] = p->write_latency_ns;
+			v[2] = p->read_bandwidth_mbps;
+			v[3] = p->write_bandwidth_mbps;
+			for (int f = 0; f < 4; f++)
+				/* QEMU's M is MiB/s and lands in HMAT as "MB/s" */
+				rc |= arg(a, "-numa") |
+				      arg(a, "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
+					  "data-type=%s,%s=%u%s", i, j, lb_type[f],
+					  f < 2 ? "latency" : "bandwidth", v[f], f < 2 ? "" : "M");
+		}
+	for (int i = 0; i < t->nnodes; i++)
+		for (int k = 0; k < t->node[i].ncache; k++) {
+			const struct topo_cache *c = &t->node[i].cache[k];
+
+			topo_format_size(c->size, sz, sizeof(sz));
+			rc |= arg(a, "-numa") |
+			      arg(a, "hmat-cache,node-id=%d,size=%s,level=%d,"
+				  "associativity=%s,policy=%s,line=%u", i, sz, c->level,
+				  topo_assoc_names[c->assoc], topo_policy_names[c->policy],
+				  c->line);
+		}
+	if (rc) {
+		topo_args_free(a);
+		return -1;
+	}
+	return 0;
+}
+
+int topo_qemu_args(const struct topo *t, struct topo_args *a)
+{
+	return qemu_machine_args(t, false, a);
+}
+
+int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args *a,
+	      char *err, size_t errlen)
+{
+	bool kvm = o->accel && !strcmp(o->accel, "kvm");
+	struct topo_args m;
+	int rc = 0;
+
+	memset(a, 0, sizeof(*a));
+	if (!o->accel || (strcmp(o->accel, "tcg") && !kvm)) {
+		snprintf(err, errlen, "accel: '%s' is not tcg or kvm", o->accel ? o->accel : "");
+		return -1;
+	}
+	/* QEMU counts instructions, and a plugin sees them, only when it translates them */
+	if (kvm && (o->icount || o->plugin)) {
+		snprintf(err, errlen, "%s needs TCG; the accelerator is kvm",
+			 o->icount ? "--clock icount" : o->delay ? "--memory-timing delay" : "--memory-timing count");
+		return -1;
+	}
+	if (o->delay && (o->icount || !o->plugin)) {
+		snprintf(err, errlen, "%s", o->icount ? QEMU_DELAY_ICOUNT_ERR : "delay injection without the plugin");
+		return -1;
+	}
+	if (!o->kernel || !o->initrd || !o->console || !o->channel) {
+		snprintf(err, errlen, "the kernel, initrd, console and channel files are all needed");
+		return -1;
+	}
+	if (qemu_machine_args(t, o->no_prealloc, &m))
+		return -2;
+	rc |= arg(a, "qemu-system-x86_64");
+	for (size_t i = 0; i < m.n; i++)
+		rc |= arg(a, "%s", m.v[i]);
+	topo_args_free(&m);
+	rc |= arg(a, "-accel") | arg(a, "%s", o->accel);
+	rc |= arg(a, "-cpu") | arg(a, "%s", kvm ? "host" : "max");
+	/*
+	 * --clock icount: the guest's clock advances one nanosecond per guest
+	 * instruction (shift=0), not paced to the host (align=off) and not
+	 * waiting out the guest's idle time (sleep=off): every boot sees the
+	 * same clock.
+	 */
+	if (o->icount)
+		rc |= arg(a, "-icount") | arg(a, "shift=0,align=off,sleep=off");
+	if (o->bios)
+		rc |= arg(a, "-bios") | arg(a, "%s", o->bios);
+	rc |= arg(a, "-nodefaults") | arg(a, "-no-user-config") | arg(a, "-display") |
+	      arg(a, "none") | arg(a, "-nic") | arg(a, "none") | arg(a, "-no-reboot");
+	rc |= arg(a, "-kernel") | arg(a, "%s", o->kernel) | arg(a, "-initrd") |
+	      arg(a, "%s", o->initrd) | arg(a, "-append") | arg(a, "%s", qemu_kernel_cmdline);
+	rc |= arg(a, "-serial") | arg(a, "file:%s", o->console) | arg(a, "-serial") |
+	      arg(a, "file:%s", o->channel);
+	if (o->plugin)
+		rc |= arg(a, "-plugin") | arg(a, "%s", o->plugin);
+	if (rc) {
+		topo_args_free(a);
+		return -2;
+	}
+	return 0;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The QEMU command line of a boot, built in one place (lab/boot/qemu.c): the
+ * machine from the topology (memory backends, NUMA nodes, distances, HMAT),
+ * the accelerator and clock, the kernel and its command line, the two
+ * serial files and the memory-timing plugin.  `labtool qemu-argv` prints it
+ * for run-lab.sh, `labtool qemu-args` the machine part alone.
+ */
+#ifndef TIERLAB_QEMU_H
+#define TIERLAB_QEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "topology.h"
+
+/* QEMU arguments, one argv word per element. */
+struct topo_args {
+	size_t n, cap;
+	char **v;
+};
+
+/* The guest kernel's command line: die fast and loudly, so a dead guest is a result. */
+extern const char qemu_kernel_cmdline[];
+
+struct qemu_opts {
+	const char *kernel, *initrd;	/* -kernel, -initrd */
+	const char *console, *channel;	/* the files of ttyS0 and ttyS1 (the results channel) */
+	const char *accel;		/* "tcg" or "kvm" */
+	bool icount;			/* --clock icount: TCG only */
+	bool no_prealloc;		/* guest memory not preallocated (make bench-lab) */
+	const char *bios;		/* -bios FILE, or NULL */
+	const char *plugin;		/* -plugin's value (--memory-timing count), or NULL: TCG only */
+	bool delay;			/* the plugin injects delays (--memory-timing delay): not with icount */
+};
+
+/* The machine's arguments, memory preallocated unless @no_prealloc.  -1: out of memory. */
+int qemu_machine_args(const struct topo *t, bool no_prealloc, struct topo_args *a);
+/* The same, preallocated: what `labtool qemu-args` prints. */
+int topo_qemu_args(const struct topo *t, struct topo_args *a);
+
+/*
+ * Delay injection waits on the host; under icount the guest's clock counts
+ * instructions, which a wait does not add: the one-line refusal (labtool
+ * qemu-argv; run-lab.sh says the same before it builds anything).
+ */
+#define QEMU_DELAY_ICOUNT_ERR \
+	"--memory-timing delay needs --clock wall: under --clock icount the guest's clock counts instructions and never sees a host-side delay"
+
+/*
+ * The whole command, argv[0] qemu-system-x86_64.  -1 with a one-line
+ * message in err for options that conflict (icount or a plugin under KVM,
+ * delay injection under icount,
+ * an accelerator that is not tcg or kvm, a file missing), -2 out of memory.
+ */
+int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args *a,
+	      char *err, size_t errlen);
+
+void topo_args_free(struct topo_args *a);
+
+#endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The machine model: what a topologies/NAME.yaml file describes, after
+ * validation.  Every consumer (QEMU arguments, guest plan, the guest check,
+ * the report) reads this struct, never the YAML.  The schema is documented
+ * in topologies/README.md.
+ */
+#ifndef TIERLAB_TOPOLOGY_H
+#define TIERLAB_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TOPO_MAX_NODES 16
+#define TOPO_MAX_CPUS 64	/* a CPU set is one uint64_t */
+#define TOPO_MAX_CACHE 3	/* ACPI HMAT memory-side cache levels */
+#define TOPO_NAME_MAX 64
+#define TOPO_DESC_MAX 200
+#define TOPO_MAX_FILE (1 << 20)	/* bigger inputs are refused unread */
+
+/* The host limit on total guest memory unless TIERLAB_MAX_GUEST_MEM says. */
+#define TOPO_DEFAULT_MAX_GUEST_MEM (8ULL << 30)
+
+#define TOPO_KINDS(X) X(dram) X(pmem) X(hbm) X(cxl)
+enum topo_kind {
+#define X(k) TOPO_KIND_##k,
+	TOPO_KINDS(X)
+#undef X
+	TOPO_KIND_NR
+};
+extern const char *const topo_kind_names[TOPO_KIND_NR];
+
+/* Values as QEMU's -numa hmat-cache spells them. */
+enum topo_assoc { TOPO_ASSOC_none, TOPO_ASSOC_direct, TOPO_ASSOC_complex };
+enum topo_policy { TOPO_POLICY_none, TOPO_POLICY_write_back, TOPO_POLICY_write_through };
+extern const char *const topo_assoc_names[3];
+extern const char *const topo_policy_names[3];
+
+/* One initiator -> target HMAT entry (hierarchy "memory"). */
+struct topo_perf {
+	bool set;
+	uint32_t read_latency_ns, write_latency_ns;
+	uint32_t read_bandwidth_mbps, write_bandwidth_mbps;	/* MB/s */
+};
+
+struct topo_cache {
+	int level;		/* 1..3, in order */
+	uint64_t size;		/* bytes */
+	enum topo_assoc assoc;
+	enum topo_policy policy;
+	uint32_t line;		/* bytes */
+	/*
+	 * Its access figures from the node's initiator (level 1 only; optional).
+	 * Not for QEMU or the guest: the guest's sysfs shows a cache's size
+	 * only, so these reach the cost model through the plan.
+	 */
+	struct topo_perf perf;
+};
+
+struct topo_node {
+	enum topo_kind kind;
+	uint64_t mem_bytes;	/* 0 for a memory-less CPU node */
+	uint64_t cpus;		/* bit i = guest CPU i */
+	int initiator;		/* itself for CPU nodes; nearest CPU node otherwise */
+	int ncache;
+	struct topo_cache cache[TOPO_MAX_CACHE];
+	unsigned int hugetlb_pages;	/* 2 MiB pages to reserve at boot */
+};
+
+struct topo {
+	char name[TOPO_NAME_MAX + 1];
+	char description[TOPO_DESC_MAX + 1];
+	int ncpus;
+	int nnodes;
+	struct topo_node node[TOPO_MAX_NODES];
+	uint8_t distance[TOPO_MAX_NODES][TOPO_MAX_NODES];	/* SLIT */
+	bool has_hmat;
+	struct topo_perf hmat[TOPO_MAX_NODES][TOPO_MAX_NODES];	/* [initiator][target] */
+};
+
+/*
+ * Parse and validate.  Returns 0, EXIT_INVALID (every problem printed to
+ * err as one "FILE:LINE:COL: path: message" line), EXIT_NOINPUT, or
+ * EXIT_SOFTWARE when memory ran out (the file may be fine).  The
+ * limit on total guest memory is max_mem bytes; 0 means "the environment's
+ * TIERLAB_MAX_GUEST_MEM, else TOPO_DEFAULT_MAX_GUEST_MEM".
+ */
+int topo_load(const char *path, struct topo *t, FILE *err);
+int topo_load_limit(const char *path, uint64_t max_mem, struct topo *t, FILE *err);
+/* The same from memory; name is what the error lines call the file. */
+int topo_load_buffer(const char *name, const char *data, size_t len,
+		     uint64_t max_mem, struct topo *t, FILE *err);
+
+/* "1G", "512M", "64K", "4096"; binary units.  0 ok, -1 invalid. */
+int topo_parse_size(const char *s, uint64_t *out);
+/* Writes the size in its largest exact binary unit ("1G", "384M"). */
+void topo_format_size(uint64_t bytes, char *buf, size_t len);
+/* Writes a CPU set as "0-1+4" ("-" when empty): no commas, no spaces. */
+void topo_format_cpus(uint64_t cpus, char *buf, size_t len);
+
+/* The HMAT figures the guest reports for a node (access0), or NULL. */
+const struct topo_perf *topo_node_perf(const struct topo *t, int node);
+/*
+ * The memory tier the 6.12 kernel puts the node in (memory_tierN), from its
+ * HMAT figures as mm/memory-tiers.c computes it; -1 for a memory-less node.
+ */
+int topo_expected_tier(const struct topo *t, int node);
+uint64_t topo_total_mem(const struct topo *t);
+
+/* The QEMU command line built from a machine: lab/boot/qemu.h. */
+
+#endif
