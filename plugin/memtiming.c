@@ -59,19 +59,12 @@ int mt_map_offset(const struct mt_map *m, uint64_t offset)
 	return -1;
 }
 
-int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
-		char *err, size_t errlen)
+int mt_llc_check(uint64_t size, uint32_t ways, uint32_t line, char *err, size_t errlen)
 {
-	uint64_t sets;
-	uint32_t shift = 0;
-
-	memset(c, 0, sizeof(*c));
-	if (line < 8 || (line & (line - 1))) {
-		snprintf(err, errlen, "llc_line=%" PRIu32 ": must be a power of two from 8", line);
+	if (line < 8 || line > 4096 || (line & (line - 1))) {
+		snprintf(err, errlen, "llc_line=%" PRIu32 ": must be a power of two from 8 to 4096", line);
 		return -1;
 	}
-	while ((1u << shift) < line)
-		shift++;
 	if (ways < 1 || ways > 64) {
 		snprintf(err, errlen, "llc_ways=%" PRIu32 ": must be 1 to 64", ways);
 		return -1;
@@ -81,11 +74,25 @@ int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 			 size, (uint64_t)ways * line);
 		return -1;
 	}
-	sets = size / ((uint64_t)ways * line);
-	if (sets > (1u << 24)) {
+	if (size / ((uint64_t)ways * line) > (1u << 24)) {
 		snprintf(err, errlen, "llc_size=%" PRIu64 ": more than 2^24 sets", size);
 		return -1;
 	}
+	return 0;
+}
+
+int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
+		char *err, size_t errlen)
+{
+	uint64_t sets;
+	uint32_t shift = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (mt_llc_check(size, ways, line, err, errlen))
+		return -1;
+	while ((1u << shift) < line)
+		shift++;
+	sets = size / ((uint64_t)ways * line);
 	c->way = malloc(sets * ways * sizeof(*c->way));
 	if (!c->way) {
 		snprintf(err, errlen, "llc: out of memory for %" PRIu64 " sets", sets);

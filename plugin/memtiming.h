@@ -73,6 +73,13 @@ struct mt_llc {
 	uint32_t sets, ways, line_shift;
 	uint64_t *way;		/* sets * ways */
 };
+/*
+ * Whether an LLC of this shape can be simulated: line a power of two from 8
+ * to 4096, 1 to 64 ways, size a multiple of ways x line with at most 2^24
+ * sets.  0, or -1 with the reason in @err (which names the llc_ key).  The
+ * topology's lab.llc is checked by the same rule.
+ */
+int mt_llc_check(uint64_t size, uint32_t ways, uint32_t line, char *err, size_t errlen);
 /* 0, or -1 with the reason in @err (size not sets x ways x line, ...). */
 int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 		char *err, size_t errlen);

@@ -92,8 +92,13 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 		sb_printf(sb, ",node=%d:0x%" PRIx64 ":0x%" PRIx64, i, at, t->node[i].mem_bytes);
 		at += t->node[i].mem_bytes;
 	}
-	sb_printf(sb, ",llc_size=%llu,llc_ways=%d,llc_line=%d", (unsigned long long)MT_LLC_DEFAULT_SIZE,
-		  MT_LLC_DEFAULT_WAYS, MT_LLC_DEFAULT_LINE);
+	/* the topology's lab.llc, else the default part's (memtiming.h) */
+	if (t->llc_size)
+		sb_printf(sb, ",llc_size=%llu,llc_ways=%u,llc_line=%u", (unsigned long long)t->llc_size,
+			  t->llc_ways, t->llc_line);
+	else
+		sb_printf(sb, ",llc_size=%llu,llc_ways=%d,llc_line=%d", (unsigned long long)MT_LLC_DEFAULT_SIZE,
+			  MT_LLC_DEFAULT_WAYS, MT_LLC_DEFAULT_LINE);
 	if (mode != ACCT_DELAY)
 		return 0;
 	sb_printf(sb, ",delay=%d", ACCT_DELAY_DILATION);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "memtiming.h"
 #include "topology.h"
 #include "yamltree.h"
 
@@ -273,7 +274,8 @@ static const char *const cache_keys[] = { "level", "size", "associativity",
 	"policy", "line", "read_latency_ns", "write_latency_ns", "read_bandwidth",
 	"write_bandwidth", NULL };
 static const char *const dist_keys[] = { "matrix", "pairs", NULL };
-static const char *const lab_keys[] = { "hugetlb_pages", NULL };
+static const char *const lab_keys[] = { "hugetlb_pages", "llc", NULL };
+static const char *const llc_keys[] = { "size", "ways", "line", NULL };
 
 /* Where each accepted value came from, for the cross-field checks. */
 struct marks {
@@ -679,6 +681,40 @@ static void check_hmat_encoding(struct yctx *c, const struct topo *t,
 	}
 }
 
+/*
+ * lab.llc: {size, ways, line}, all three, checked by the plugin's own rule
+ * (mt_llc_check), so a topology that loads is one the plugin accepts.
+ */
+static void parse_llc(struct yctx *c, const struct ynode *y, struct topo *t)
+{
+	const struct ynode *v[3];
+	uint64_t size, ways, line;
+	char why[128];
+
+	if (!y || !ycheck_map(c, y, "lab.llc", llc_keys))
+		return;
+	for (int i = 0; i < 3; i++)
+		if (!(v[i] = yrequire(c, y, "lab.llc", llc_keys[i])))
+			return;
+	if (!get_size(c, v[0], "lab.llc.size", &size) ||
+	    !yget_int(c, v[1], "lab.llc.ways", 1, 64, "a number of ways", &ways) ||
+	    !yget_int(c, v[2], "lab.llc.line", 8, 4096, "a line size in bytes", &line))
+		return;
+	if (mt_llc_check(size, (uint32_t)ways, (uint32_t)line, why, sizeof(why))) {
+		/* "llc_size=...: must be ..." -> the message after the key */
+		const char *m = strstr(why, ": ");
+		const struct ynode *at = !strncmp(why, "llc_line", 8) ? v[2] :
+					 !strncmp(why, "llc_ways", 8) ? v[1] : v[0];
+
+		yerr_at(c, at, at == v[2] ? "lab.llc.line" : at == v[1] ? "lab.llc.ways" : "lab.llc.size",
+			"%s", m ? m + 2 : why);
+		return;
+	}
+	t->llc_size = size;
+	t->llc_ways = (uint32_t)ways;
+	t->llc_line = (uint32_t)line;
+}
+
 static uint64_t env_max_mem(void)
 {
 	const char *s = getenv("TIERLAB_MAX_GUEST_MEM");
@@ -1007,8 +1043,11 @@ static void parse_topology(struct yctx *c, const struct ynode *root, uint64_t ma
 		}
 	}
 
-	if ((y = ymap_get(root, "lab")) && ycheck_map(c, y, "lab", lab_keys) &&
-	    (list = ymap_get(y, "hugetlb_pages"))) {
+	if ((y = ymap_get(root, "lab")) && !ycheck_map(c, y, "lab", lab_keys))
+		y = NULL;
+	if (y)
+		parse_llc(c, ymap_get(y, "llc"), t);
+	if (y && (list = ymap_get(y, "hugetlb_pages"))) {
 		if (list->type != Y_MAP) {
 			yerr_at(c, list, "lab.hugetlb_pages", "must map node ids to page "
 			       "counts (0: 64), got %s", ytype_name(list));

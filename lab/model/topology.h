@@ -78,6 +78,12 @@ struct topo {
 	uint8_t distance[TOPO_MAX_NODES][TOPO_MAX_NODES];	/* SLIT */
 	bool has_hmat;
 	struct topo_perf hmat[TOPO_MAX_NODES][TOPO_MAX_NODES];	/* [initiator][target] */
+	/*
+	 * lab.llc: the LLC the memory-timing plugin simulates per vCPU, all
+	 * three given or all 0 (then plugin/memtiming.h's defaults, a real part)
+	 */
+	uint64_t llc_size;
+	uint32_t llc_ways, llc_line;
 };
 
 /*

@@ -100,6 +100,15 @@ TEST(accounting_plugin_arg_and_gpa)
 		  "node=0:0x0:0x40000000,node=1:0x40000000:0x40000000,"
 		  "llc_size=28835840,llc_ways=11,llc_line=64");
 	sb_free(&sb);
+	/* the topology's lab.llc replaces the default part's */
+	t->llc_size = 1 << 20;
+	t->llc_ways = 16;
+	t->llc_line = 128;
+	CHECK(acct_plugin_arg(t, "/p.so", MT_RULE_PLAIN, "/o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK_STR(sb.s, "file=/p.so,out=/o,rule=plain,node=0:0x0:0x40000000,node=1:0x40000000:0x40000000,"
+		  "llc_size=1048576,llc_ways=16,llc_line=128");
+	sb_free(&sb);
+	t->llc_size = 0;
 	/* 2 GiB: all of it below 4 GiB */
 	CHECK(acct_gpa_to_offset(t, 0x7f4ae000, &off) == 0 && off == 0x7f4ae000);
 	CHECK(acct_gpa_to_offset(t, 0x80000000, &off) == -1);
