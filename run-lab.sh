@@ -21,12 +21,15 @@
 #   --clock icount|wall   what the guest's clock counts (default icount): guest
 #                         instructions (QEMU -icount shift=0, timings in insn,
 #                         the same in every boot) or host time (ns, noisy under TCG)
-#   --memory-timing off|count
+#   --memory-timing off|count|delay
 #                         count: a QEMU plugin counts, per node, the guest's
 #                         reads, writes and simulated-LLC misses inside the
 #                         phases the guest marks (each case of latency and
 #                         fallback, each workload, the chase), as rows per
-#                         case (TCG only; default off; README "Memory timing")
+#                         case (TCG only; default off; README "Memory timing");
+#                         delay (experimental, needs --clock wall): counts, and
+#                         makes each miss wait its node's dilated latency on the
+#                         host; for the chase only (README "Delay injection")
 #   --no-prealloc         leave guest memory to be allocated as the guest touches
 #                         it (default: preallocated; make bench-lab shows why)
 #   --boots N             boots per topology (repetitions; default 1)
@@ -147,11 +150,14 @@ patched:*) # N is checked against kernel/series once the tree is installed
 *) die "--kernel: '$kernel' is not patched, patched:N, upstream or 6.1" ;;
 esac
 case $accel in auto | tcg | kvm) ;; *) die "--accel: '$accel' is not auto, tcg or kvm" ;; esac
-case $memory_timing in off | count) ;; *) die "--memory-timing: '$memory_timing' is not off or count" ;; esac
+case $memory_timing in off | count | delay) ;; *) die "--memory-timing: '$memory_timing' is not off, count or delay" ;; esac
 # The plugin instruments TCG's translation: there is none under KVM.
 [ "$memory_timing" = off ] || [ "$accel" != kvm ] ||
-	die "--memory-timing count needs TCG; --accel kvm conflicts with it"
+	die "--memory-timing $memory_timing needs TCG; --accel kvm conflicts with it"
 case $clock in icount | wall) ;; *) die "--clock: '$clock' is not icount or wall" ;; esac
+# The same refusal as labtool qemu-argv's (lab/boot/qemu.h), before anything is built.
+[ "$memory_timing" != delay ] || [ "$clock" != icount ] ||
+	die "--memory-timing delay needs --clock wall: under --clock icount the guest's clock counts instructions and never sees a host-side delay"
 # Debian's 6.1 goes silent under icount after "x86: Booting SMP
 # configuration" (README, "Clocks"): unless the clock was asked for, it runs
 # on the wall clock, and says so.
@@ -349,7 +355,8 @@ qemu_cmd() {
 	local f args=(--kernel "$2" --initrd "$3" --console "$4" --channel "$5" --accel "$6" --clock "$clock")
 	[ "$no_prealloc" = 0 ] || args+=(--no-prealloc)
 	[ "$memory_timing" = off ] ||
-		args+=(--memory-timing-out "$7" --plugin "$lab/build/plugin/tiermem.so" --qemu-version "$qemu_version")
+		args+=(--memory-timing-out "$7" --plugin "$lab/build/plugin/tiermem.so" --qemu-version "$qemu_version"
+			--memory-timing "$memory_timing")
 	f=$(mktemp "${TMPDIR:-/tmp}/tierlab-argv.XXXXXX") || die "cannot create a file in ${TMPDIR:-/tmp}"
 	if ! "$labtool" qemu-argv "$1" "${args[@]}" >"$f"; then
 		rm -f "$f"
@@ -398,7 +405,7 @@ probe_kvm() {
 	rm -rf "$dir"
 }
 case $accel in
-auto) if [ "$clock" = icount ] || [ "$memory_timing" = count ]; then accel=tcg; else say "probing KVM"; accel=$(probe_kvm); fi ;;
+auto) if [ "$clock" = icount ] || [ "$memory_timing" != off ]; then accel=tcg; else say "probing KVM"; accel=$(probe_kvm); fi ;;
 kvm) [ -w /dev/kvm ] || die "--accel kvm: /dev/kvm is not usable" ;;
 esac
 say "accelerator: $accel, clock: $clock"
@@ -490,7 +497,7 @@ do_boot() {
 			echo "step exec ${step_timeout:-$boot_timeout} sh -c $(plan_token "$exec_cmd")"
 		} > "$stage/root/lab/plan"
 	else
-		"$labtool" plan "$t" --boot-id "$id" --profile "$profile" --clock "$clock" ${step_timeout:+--step-timeout "$step_timeout"} \
+		"$labtool" plan "$t" --boot-id "$id" --profile "$profile" --clock "$clock" --memory-timing "$memory_timing" ${step_timeout:+--step-timeout "$step_timeout"} \
 			--benches "$benches" --workloads "$workloads" > "$stage/root/lab/plan" || return 2
 	fi
 	for a in "${adds[@]+"${adds[@]}"}"; do cp "$a" "$stage/root/bin/"; done

@@ -173,6 +173,8 @@ void out_phase(const struct rowkey *k, unsigned int id, const struct phase_label
 		printf(" pages=%ld", l->pages);
 	if (l->bound >= 0)
 		printf(" bound=%d", l->bound);
+	if (l->walk_ns > 0)
+		printf(" walk_ns=%ld", l->walk_ns);
 	if (l->reaped)
 		printf(" ended=reaped");
 	putchar('\n');

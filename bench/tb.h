@@ -119,6 +119,7 @@ struct phase_label {
 	long pages;	/* the 4 KiB pages the phase's work wrote */
 	int bound;	/* chase: the node the buffer is bound to */
 	bool reaped;	/* the harness ended it: the child died inside it */
+	long walk_ns;	/* chase: the guest's clock around the walk, 0 not said */
 };
 void out_phase(const struct rowkey *k, unsigned int id, const struct phase_label *l);
 void out_memprobe(const struct rowkey *k, uint64_t vaddr, uint64_t gpa, int node);

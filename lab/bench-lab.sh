@@ -8,8 +8,9 @@
 # env: BENCH_LAB_COLD=0 skips the cold kernel build (the 0.15x rebuild
 #      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5);
 #      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity profile
-#      scaling timing cold" (default: all but cold; cold is CI from nothing, about
-#      45 min); BENCH_LAB_TIMING_ARGS, the run the timing part times with
+#      scaling timing delay cold" (default: all but cold; cold is CI from
+#      nothing, about 45 min); BENCH_LAB_DELAY_BOOTS, the chase pairs the
+#      delay part measures (default 5); BENCH_LAB_TIMING_ARGS, the run the timing part times with
 #      --memory-timing off and count (default: quick, the benches and a
 #      workload whose cases mark phases);
 #      BENCH_LAB_CLOCKS, the clocks fidelity measures (default "wall icount");
@@ -24,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 boots=${BENCH_LAB_BOOTS:-5}
 topo=topologies/dram-pmem.yaml
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
-parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity profile scaling timing} "
+parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity profile scaling timing delay} "
 [ -z "${BENCH_LAB_COLD_KEEP:-}" ] || trap - EXIT	# keep the cold clone and cache
 part() { [[ $parts == *" $1 "* ]]; }
 
@@ -256,6 +257,68 @@ figure "memory timing: count / off, whole run" "$(awk -v a="$run_count" -v b="$r
 	"host seconds; the guest's instructions are the same (icount)"
 figure "memory timing: count / off, QEMU" "$(awk -v a="${qemu_count:-0}" -v b="${qemu_off:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "nan" }')" ratio - \
 	"start to poweroff"
+fi
+
+# --- 6b. delay injection (experimental) ---------------------------------------------------
+# --memory-timing delay on the chase (README, "Delay injection"): one boot per
+# chase pair, --clock wall (delays are host time), quick; each boot's PMEM/DRAM
+# guest time per load against HMAT's ratio, the dilation and the calibration,
+# then the mean over the pairs (issue 21's bar: within 10 %).  Its cost: the
+# same chase run with the plugin off and counting, one boot each.  The runs
+# stay in the output directory (delay-*/).
+if part delay; then
+dboots=${BENCH_LAB_DELAY_BOOTS:-5}
+for mode in off count delay; do
+	n=1
+	[ "$mode" = delay ] && n=$dboots
+	t0=$(date +%s.%N)
+	./run-lab.sh -q --results "$out/delay-$mode" --profile quick --clock wall --benches chase \
+		--boots "$n" --memory-timing "$mode" "$topo" >/dev/null 2>&1
+	eval "drc_$mode=$?"
+	eval "drun_$mode=$(secs "$t0")"
+	t=$(ls "$out/delay-$mode"/*/raw/boot-1.timing 2>/dev/null | head -1)
+	eval "dqemu_$mode=$(sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "${t:-/dev/null}" | head -1)"
+done
+csv=$(ls "$out"/delay-delay/*/summary.csv 2>/dev/null | head -1)
+pairs=0
+if [ -n "$csv" ]; then
+	# per boot: the ratio, HMAT's, the dilation, the calibration
+	while IFS=, read -r b ratio hmat dil cal; do
+		pairs=$((pairs + 1))
+		figure "delay: chase PMEM/DRAM, boot $b" "$ratio" ratio - \
+			"HMAT $hmat; dilation $dil; calibration $cal host ns per miss"
+	done < <(awk -F, '$2 == "chase" && $6 == "chase" && $4 == "node:1" {
+			if ($7 == "delay_ratio_vs_node0") r[$11] = $8
+			if ($7 == "hmat_ratio_vs_node0") h[$11] = $8
+			if ($7 == "delay_dilation") d[$11] = $8
+			if ($7 == "delay_calib_ns_per_miss") c[$11] = $8 }
+		END { for (b in r) print b "," r[b] "," h[b] "," d[b] "," c[b] }' "$csv" | sort -n)
+	read -r mean hmat worst < <(awk -F, '$2 == "chase" && $6 == "chase" && $4 == "node:1" {
+			if ($7 == "delay_ratio_vs_node0") { s += $8; n++; r[n] = $8 }
+			if ($7 == "hmat_ratio_vs_node0") h = $8 }
+		END { if (!n || !h) { print "nan nan nan"; exit }
+		      for (i = 1; i <= n; i++) { e = r[i] / h - 1; if (e < 0) e = -e; if (e > w) w = e }
+		      printf "%.4f %.4f %.2f\n", s / n, h, 100 * w }' "$csv")
+	figure "delay: chase PMEM/DRAM, mean of $pairs pairs" "$mean" ratio - "HMAT $hmat; the farthest pair $worst % off"
+	figure "delay: mean ratio / HMAT's, off by" "$(awk -v m="$mean" -v h="$hmat" 'BEGIN { e = m / h - 1; if (e < 0) e = -e; printf "%.2f", 100 * e }')" % "<=10" \
+		"$pairs pairs (issue 21: within 10 %), dilation $(jq -r .memory_timing_dilation "$(dirname "$csv")/meta.json")"
+fi
+note="quick --benches chase --clock wall, dram-pmem; exit $drc_off/$drc_count/$drc_delay"
+figure "chase run, --memory-timing off" "$drun_off" s - "$note, 1 boot"
+figure "chase run, --memory-timing count" "$drun_count" s - "$note, 1 boot"
+figure "chase run, --memory-timing delay, per boot" "$(awk -v a="$drun_delay" -v n="$dboots" 'BEGIN { printf "%.3f", a / n }')" s - "$note, $dboots boots"
+figure "QEMU start to poweroff, chase, off / count / delay" "${dqemu_off:-nan}/${dqemu_count:-nan}/${dqemu_delay:-nan}" s - "raw/boot-1.timing"
+# the walk itself, on the guest's clock: what the delays add to a load (count: TCG's own cost)
+ccsv=$(ls "$out"/delay-count/*/summary.csv 2>/dev/null | head -1)
+for n in 0 1; do
+	c=$(awk -F, -v n="node:$n" '$2 == "chase" && $6 == "chase" && $4 == n && $7 == "guest_ns_per_load" { print $8 }' "${ccsv:-/dev/null}")
+	d=$(awk -F, -v n="node:$n" '$2 == "chase" && $6 == "chase" && $4 == n && $7 == "guest_ns_per_load" { s += $8; k++ }
+		END { if (k) printf "%.1f", s / k }' "${csv:-/dev/null}")
+	figure "chase walk, node $n: delay / count per load" "$(awk -v d="$d" -v c="$c" 'BEGIN { if (c > 0 && d > 0) printf "%.2f", d / c; else print "nan" }')" ratio - \
+		"guest clock: ${d:-?} ns per load with delays (mean of the boots) / ${c:-?} counted only"
+done
+figure "memory timing: delay / off, chase run per boot" "$(awk -v a="$drun_delay" -v n="$dboots" -v b="$drun_off" 'BEGIN { printf "%.2f", a / n / b }')" ratio - \
+	"host seconds; delays are meant to slow the phases: the dilation times HMAT per miss"
 fi
 
 # --- 7. CI from nothing -----------------------------------------------------------------

@@ -22,7 +22,7 @@
 	X(compare, "RUN-DIR RUN-DIR...", "compare runs side by side, differences with CIs") \
 	X(meta, "init|end|get RUN-DIR ...", "write meta.json (its one writer) or read a key of it") \
 	X(boot, "--console F --channel F -- QEMU...", "run QEMU under an idle/wall watchdog") \
-	X(memtiming_arg, "TOPOLOGY.yaml --qemu-version L --plugin SO --out F", "print -plugin's value for --memory-timing count")
+	X(memtiming_arg, "TOPOLOGY.yaml --qemu-version L --plugin SO --out F [--memory-timing count|delay]", "print -plugin's value for --memory-timing count or delay")
 
 #define X(name, args, help) int cmd_##name(int argc, char **argv);
 LABTOOL_COMMANDS(X)
@@ -45,6 +45,14 @@ struct sbuf;
  * node; nothing without HMAT.
  */
 void plan_model_args(const struct topo *t, struct sbuf *sb);
+/*
+ * A plan with --memory-timing count or delay whose benchmarks @names and
+ * @nworkloads workloads mark no phase, or delay without chase (its
+ * calibration): 1 and the one-line warning in @buf, else 0.
+ */
+enum acct_mode;
+int plan_memtiming_warning(enum acct_mode mode, const char *const *names, int n, int nworkloads,
+			   char *buf, size_t len);
 struct needs;
 /*
  * Why the topology cannot meet a benchmark's declared needs (bench/needs.h)

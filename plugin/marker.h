@@ -21,6 +21,11 @@ enum mt_phase_id {
 	MT_PHASE_CHASE = 1,	/* bench/chase.c: one walk */
 	MT_PHASE_CASE = 2,	/* a tierbench case's touch work (bench/phase.c) */
 	MT_PHASE_WORKLOAD = 3,	/* wlrun: one workload, fork to reap */
+	/*
+	 * bench/chase.c: one walk, never delayed, that calibrates delay
+	 * injection (--memory-timing delay): its host ns per miss.
+	 */
+	MT_PHASE_CALIB = 4,
 };
 
 #if defined(__x86_64__)

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,9 +191,32 @@ static int parse_node(const char *v, struct mt_node *n)
 	return 0;
 }
 
+/* "ID:NS": a node id and a latency of 1 ns to 100 us. */
+static int parse_lat(const char *v, int *id, uint32_t *ns)
+{
+	char buf[48], *c;
+	uint64_t a, b;
+
+	if (strlen(v) >= sizeof(buf))
+		return -1;
+	strcpy(buf, v);
+	c = strchr(buf, ':');
+	if (!c)
+		return -1;
+	*c = '\0';
+	if (parse_u64(buf, &a) || a >= 1024 || parse_u64(c + 1, &b) || !b || b > 100000)
+		return -1;
+	*id = (int)a;
+	*ns = (uint32_t)b;
+	return 0;
+}
+
 int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen)
 {
 	bool have_rule = false;
+	/* lat= by node id, checked against the nodes at the end (any order) */
+	int lat_id[MT_MAX_NODES], nlat = 0, lat_arg[MT_MAX_NODES];
+	uint32_t lat_ns[MT_MAX_NODES];
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->llc_size = MT_LLC_DEFAULT_SIZE;
@@ -255,8 +279,38 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 				cfg->llc_ways = (uint32_t)u;
 			else
 				cfg->llc_line = (uint32_t)u;
+		} else if (KEY("delay")) {
+			char *end;
+			double d;
+
+			errno = 0;
+			d = strtod(v, &end);
+			if (!*v || *end || errno || !(d >= 1 && d <= 1000)) {
+				snprintf(err, errlen, "argument %d '%s': the dilation is a number from 1 to 1000",
+					 i + 1, a);
+				return -1;
+			}
+			cfg->dilation = d;
+		} else if (KEY("lat")) {
+			int id;
+			uint32_t ns;
+
+			if (nlat == MT_MAX_NODES || parse_lat(v, &id, &ns)) {
+				snprintf(err, errlen, "argument %d '%s': want lat=ID:NS (1 to 100000 ns, at most %d)",
+					 i + 1, a, MT_MAX_NODES);
+				return -1;
+			}
+			for (int k = 0; k < nlat; k++)
+				if (lat_id[k] == id) {
+					snprintf(err, errlen, "argument %d '%s': node %d's latency given twice",
+						 i + 1, a, id);
+					return -1;
+				}
+			lat_id[nlat] = id;
+			lat_ns[nlat] = ns;
+			lat_arg[nlat++] = i + 1;
 		} else {
-			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line)",
+			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat)",
 				 i + 1, a);
 			return -1;
 		}
@@ -267,7 +321,89 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			 !have_rule ? "rule=plain|doubled" : "node=ID:START:SIZE");
 		return -1;
 	}
+	if (nlat && !cfg->dilation) {
+		snprintf(err, errlen, "argument %d 'lat=...': a latency without delay=DILATION", lat_arg[0]);
+		return -1;
+	}
+	for (int k = 0; k < nlat; k++) {
+		int j = -1;
+
+		for (int i = 0; i < cfg->map.n; i++)
+			if (cfg->map.node[i].id == lat_id[k])
+				j = i;
+		if (j < 0) {
+			snprintf(err, errlen, "argument %d 'lat=%d:%" PRIu32 "': no node=%d", lat_arg[k],
+				 lat_id[k], lat_ns[k], lat_id[k]);
+			return -1;
+		}
+		cfg->lat_ns[j] = lat_ns[k];
+	}
+	for (int i = 0; cfg->dilation && i < cfg->map.n; i++)
+		if (!cfg->lat_ns[i]) {
+			snprintf(err, errlen, "missing lat=%d:NS (delay= needs every node's latency)",
+				 cfg->map.node[i].id);
+			return -1;
+		}
 	return 0;
+}
+
+uint64_t mt_delay_ns(double dilation, uint32_t lat_ns, double calib_ns)
+{
+	double d = dilation * lat_ns - (calib_ns > 0 ? calib_ns : 0);
+
+	return d > 0 ? (uint64_t)llround(d) : 0;
+}
+
+bool mt_delay_feasible(double dilation, const uint32_t *lat_ns, int n, double calib_ns)
+{
+	if (n < 1)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (dilation * lat_ns[i] <= calib_ns)
+			return false;
+	return true;
+}
+
+static uint64_t add_capped(uint64_t a, uint64_t b, uint64_t cap)
+{
+	return a >= cap || b >= cap - a ? cap : a + b;
+}
+
+bool mt_pace_owe(struct mt_pace *p, uint64_t ns)
+{
+	p->pending += ns;
+	return p->pending >= MT_PACE_EPOCH_NS;
+}
+
+uint64_t mt_pace_settle(struct mt_pace *p, uint64_t wall, uint64_t cpu)
+{
+	uint64_t use, pay;
+
+	if (p->marked && wall > p->mark_wall) {
+		uint64_t ran = cpu > p->mark_cpu ? cpu - p->mark_cpu : 0, run = wall - p->mark_wall;
+
+		if (run > ran)
+			p->credit = add_capped(p->credit, run - ran, MT_PACE_CREDIT_NS);
+	}
+	use = p->pending < p->credit ? p->pending : p->credit;
+	p->credit -= use;
+	pay = p->pending - use;
+	p->pending = 0;
+	return pay;
+}
+
+void mt_pace_mark(struct mt_pace *p, uint64_t wall_end, uint64_t cpu_end, uint64_t deadline)
+{
+	if (wall_end > deadline)
+		p->credit = add_capped(p->credit, wall_end - deadline, MT_PACE_CREDIT_NS);
+	p->mark_wall = wall_end;
+	p->mark_cpu = cpu_end;
+	p->marked = true;
+}
+
+double mt_calib_ns_per_miss(uint64_t host_ns, uint64_t misses)
+{
+	return misses ? (double)host_ns / (double)misses : -1;
 }
 
 static void count_line(FILE *f, size_t seq, const char *node, const struct mt_count *c)
@@ -277,10 +413,11 @@ static void count_line(FILE *f, size_t seq, const char *node, const struct mt_co
 		seq, node, c->reads, c->writes, c->misses, c->writebacks);
 }
 
-int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_phase *ph,
-		    size_t nphases, const struct mt_probe *pr, size_t nprobes,
-		    uint64_t dropped)
+int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,
+		    const struct mt_phase *ph, size_t nphases, const struct mt_probe *pr,
+		    size_t nprobes, uint64_t dropped)
 {
+	static const struct mt_calib none;
 	fprintf(f, "tierlab-memtiming %d\n", MT_REPORT_VERSION);
 	fprintf(f, "config rule=%s llc_size=%" PRIu64 " llc_ways=%" PRIu32 " llc_line=%" PRIu32
 		" nodes=%d\n", mt_rule_names[cfg->map.rule], cfg->llc_size, cfg->llc_ways,
@@ -288,6 +425,18 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_phase 
 	for (int i = 0; i < cfg->map.n; i++)
 		fprintf(f, "node id=%d start=0x%" PRIx64 " size=0x%" PRIx64 "\n",
 			cfg->map.node[i].id, cfg->map.node[i].start, cfg->map.node[i].size);
+	if (cfg->dilation) {
+		if (!calib)
+			calib = &none;
+		fprintf(f, "delay dilation=%.6g calibrated=%d calib_phase=%u calib_host_ns=%" PRIu64
+			" calib_misses=%" PRIu64 " calib_ns_per_miss=%.3f\n", cfg->dilation,
+			calib->done ? 1 : 0, calib->phase, calib->host_ns, calib->misses,
+			calib->done ? calib->ns_per_miss : 0.0);
+		for (int i = 0; i < cfg->map.n; i++)
+			fprintf(f, "lat id=%d ns=%" PRIu32 " delay_ns=%" PRIu64 "\n", cfg->map.node[i].id,
+				cfg->lat_ns[i], mt_delay_ns(cfg->dilation, cfg->lat_ns[i],
+							     calib->done ? calib->ns_per_miss : 0));
+	}
 	for (size_t p = 0; p < nphases; p++) {
 		char id[16];
 

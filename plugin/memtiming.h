@@ -111,13 +111,24 @@ struct mt_config {
 	uint64_t llc_size;
 	uint32_t llc_ways, llc_line;
 	const char *out;	/* the report file */
+	/*
+	 * Delay injection (--memory-timing delay, experimental): 0 counts
+	 * only; else the time dilation factor, and each node's HMAT read
+	 * latency (ns, by index into map.node) that a miss on it is made to
+	 * cost, dilated (mt_delay_ns).
+	 */
+	double dilation;
+	uint32_t lat_ns[MT_MAX_NODES];
 };
 
 /*
  * The plugin's arguments, each "key=value": out=FILE (required),
  * rule=plain|doubled (required), node=ID:START:SIZE (hex or decimal RAM
  * offsets, one per memory node, ascending), llc_size=BYTES, llc_ways=N,
- * llc_line=BYTES.  0, or -1 with "argument N 'text': why" in @err.
+ * llc_line=BYTES; for delay injection delay=DILATION (1 to 1000) and
+ * lat=ID:NS for every node (a lat= without delay=, or delay= without a
+ * lat= for each node, is an error).  0, or -1 with "argument N 'text':
+ * why" (or "missing ...") in @err.
  */
 int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen);
 
@@ -139,13 +150,74 @@ struct mt_probe {
 };
 
 /*
- * The report (README, "Memory timing"): a header line, the config, one
+ * Delay injection (README, "Memory timing", delay mode).  Under TCG a
+ * guest load that misses the simulated LLC already costs the host
+ * @calib_ns (TCG's own work for the access and the loop around it, the
+ * plugin's callback and LLC), whatever its node.  To make the guest feel
+ * node latencies in their HMAT proportions, each miss on a node of read
+ * latency @lat_ns waits dilation x lat_ns - calib_ns more on the host, so
+ * that the miss costs dilation x lat_ns in all: the guest's clock runs
+ * @dilation times slower than the modeled machine's.  0 when the dilated
+ * latency is below the calibration (the proportions are then lost:
+ * mt_delay_feasible says so).
+ */
+uint64_t mt_delay_ns(double dilation, uint32_t lat_ns, double calib_ns);
+/* dilation x the lowest latency exceeds the calibration (every delay > 0). */
+bool mt_delay_feasible(double dilation, const uint32_t *lat_ns, int n, double calib_ns);
+/* A calibration: host ns per miss of a phase that was not delayed; -1 with no misses. */
+double mt_calib_ns_per_miss(uint64_t host_ns, uint64_t misses);
+
+/*
+ * Paying the delays (per vCPU, Quartz-style epochs): each miss's delay is
+ * owed (mt_pace_owe) and paid by waiting on the host's wall clock once an
+ * epoch's worth is owed (MT_PACE_EPOCH_NS), and at each phase's end.  The
+ * calibration is in the vCPU thread's CPU time; the host's wall time the
+ * thread did not run since the last payment (preempted by other host
+ * processes, or the guest idle) is credited against what is owed, up to
+ * MT_PACE_CREDIT_NS, as is a wait's overshoot: what the guest felt of the
+ * host's load is then not felt twice.  Without this, a host with other
+ * work on its cores stretched a PMEM chase by 80 % and the ratio was 5.6
+ * for 3.77.  An epoch is long next to its cost: the thread's CPU clock is
+ * a system call (~0.9 us measured here, read twice per payment); with 20
+ * us epochs that put a PMEM chase 13 % over its dilated latency.  The
+ * credit's cap is above the host's longest preemptions seen (20 ms left
+ * DRAM walks 25-50 % slow in 2 of 5 boots).
+ */
+#define MT_PACE_EPOCH_NS 1000000u
+#define MT_PACE_CREDIT_NS 100000000u
+struct mt_pace {
+	uint64_t pending, credit;	/* ns owed; ns of host time already felt */
+	uint64_t mark_wall, mark_cpu;	/* the clocks when the last payment ended */
+	bool marked;
+};
+/* Owes @ns more: true when an epoch's worth is owed (time to pay). */
+bool mt_pace_owe(struct mt_pace *p, uint64_t ns);
+/*
+ * What to spin for now, at wall time @wall and thread CPU time @cpu: what
+ * is owed less the credit (the thread's time not run since the last
+ * payment added to it first).  Empties what is owed.
+ */
+uint64_t mt_pace_settle(struct mt_pace *p, uint64_t wall, uint64_t cpu);
+/* The spin ended at @wall_end (thread CPU @cpu_end), due at @deadline: its overshoot is credit. */
+void mt_pace_mark(struct mt_pace *p, uint64_t wall_end, uint64_t cpu_end, uint64_t deadline);
+
+/* The boot's calibration, from the first calibration phase (MT_PHASE_CALIB). */
+struct mt_calib {
+	bool done;
+	unsigned int phase;	/* its phase seq */
+	uint64_t host_ns, misses;	/* host_ns: the vCPU thread's CPU time in the phase */
+	double ns_per_miss;
+};
+
+/*
+ * The report (README, "Memory timing"): a header line, the config, with
+ * delay injection a "delay" line (dilation, latencies, calibration), one
  * "phase" line and one "count" line per node (and "none") per phase, one
  * "probe" line per address probe, and "end" with the totals.  Returns 0,
  * -1 on a write error.
  */
-int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_phase *ph,
-		    size_t nphases, const struct mt_probe *pr, size_t nprobes,
-		    uint64_t dropped);
+int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,
+		    const struct mt_phase *ph, size_t nphases, const struct mt_probe *pr,
+		    size_t nprobes, uint64_t dropped);
 
 #endif

@@ -21,11 +21,23 @@
  * phase starts with an empty LLC and is charged the write-backs of the
  * lines it leaves dirty (llc_settle).
  * The report is written once, when QEMU exits (via FILE.tmp and rename).
+ *
+ * Delay injection (delay=DILATION, lat=ID:NS; --memory-timing delay,
+ * experimental): inside a phase, each LLC miss also makes its vCPU wait on
+ * the host for mt_delay_ns(): the node's read latency dilated, less what
+ * the miss already cost TCG.  That cost is calibrated once per boot, by
+ * the first MT_PHASE_CALIB phase (chase's calibration walk, not delayed):
+ * the CPU time of the vCPU thread from its begin to its end marker over
+ * its misses.  The waits are paid in epochs, spinning to a deadline on
+ * CLOCK_MONOTONIC, with the host time the thread did not run credited
+ * (struct mt_pace).
+ * Waiting is per vCPU, on its own thread: no lock either.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "memtiming.h"
 #include "qemu_api.h"
@@ -41,6 +53,7 @@ struct vcpu {
 	uint64_t *io;					/* [phase] */
 	unsigned int llc_phase;	/* index + 1 of the phase whose lines the LLC holds, 0 none */
 	bool probe_pending;
+	struct mt_pace pace;	/* delay injection: what this vCPU owes */
 } __attribute__((aligned(64)));
 
 static struct mt_config cfg;
@@ -53,6 +66,49 @@ static struct mt_phase *phases;	/* id and closed only; counts are per vCPU */
 static struct mt_probe probes[MAX_PROBES];
 /* phases past MAX_PHASES, probes past MAX_PROBES, ends with no phase open */
 static uint64_t dropped;
+/* delay injection: each node's wait per miss (by index), the calibration */
+static uint64_t delay_ns[MT_MAX_NODES];
+static unsigned int calib_seq;	/* the calibration phase's index + 1 while it runs, else 0 */
+static uint64_t calib_t0;	/* the CPU time of the thread of calib_vcpu at its begin */
+static unsigned int calib_vcpu;
+static struct mt_calib calib;	/* written by the marker that ends the calibration */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The calling thread's CPU time: a vCPU's callbacks run on its thread. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Pays what vCPU @v owes, less its credit: spins to the deadline on the
+ * wall clock; the spin's overshoot (the thread preempted past it) is
+ * credited.  Not a sleep: on this host a 1 ms sleep woke ~0.35 ms late
+ * and, after it, TCG's own CPU time per miss was 1.5 (DRAM) to 2.5
+ * (PMEM) times the calibration's (the VM's timer exits, the caches other
+ * processes left), which no credit sees: ratios 3.50-3.82 in 3 boots
+ * against 3.71-3.83 spinning.
+ */
+static void pace_pay(struct vcpu *v)
+{
+	uint64_t wall = now_ns(), pay = mt_pace_settle(&v->pace, wall, cpu_ns()), t = wall;
+
+	if (pay)
+		do
+			t = now_ns();
+		while (t - wall < pay);
+	mt_pace_mark(&v->pace, t, cpu_ns(), wall + pay);
+}
 
 /*
  * "tiermem: WHAT: WHY" on QEMU's stderr: qemu_plugin_outs() writes only
@@ -61,6 +117,33 @@ static uint64_t dropped;
 static void say(const char *what, const char *why)
 {
 	fprintf(stderr, "tiermem: %s%s%s\n", what, *why ? ": " : "", why);
+}
+
+/*
+ * The calibration phase @a ended on vCPU @vi: its thread's CPU time over
+ * the misses this vCPU counted in it (chase pins its walk to CPU 0, whose
+ * thread runs both markers), and every node's wait from now on.
+ */
+static void calib_end(unsigned int vi, unsigned int a)
+{
+	uint64_t host = cpu_ns() - calib_t0, misses = 0;
+
+	__atomic_store_n(&calib_seq, 0, __ATOMIC_RELEASE);
+	/* another thread's CPU clock would say nothing: no calibration */
+	if (vi >= nvcpus || vi != calib_vcpu)
+		return;
+	for (int i = 0; i < cfg.map.n; i++)
+		misses += vcpus[vi].count[a - 1][i].misses;
+	if (!misses)
+		return;
+	calib.phase = a;
+	calib.host_ns = host;
+	calib.misses = misses;
+	calib.ns_per_miss = mt_calib_ns_per_miss(host, misses);
+	for (int i = 0; i < cfg.map.n; i++)
+		__atomic_store_n(&delay_ns[i], mt_delay_ns(cfg.dilation, cfg.lat_ns[i], calib.ns_per_miss),
+				 __ATOMIC_RELAXED);
+	__atomic_store_n(&calib.done, true, __ATOMIC_RELEASE);
 }
 
 static void on_marker(unsigned int vi, void *udata)
@@ -77,6 +160,11 @@ static void on_marker(unsigned int vi, void *udata)
 			return;
 		}
 		phases[seq].id = id;
+		if (cfg.dilation && id == MT_PHASE_CALIB && !__atomic_load_n(&calib.done, __ATOMIC_ACQUIRE)) {
+			calib_t0 = cpu_ns();
+			calib_vcpu = vi;
+			__atomic_store_n(&calib_seq, seq + 1, __ATOMIC_RELEASE);
+		}
 		/* an open phase ends here, unclosed: the report says so */
 		__atomic_store_n(&active, seq + 1, __ATOMIC_RELEASE);
 		break;
@@ -86,6 +174,13 @@ static void on_marker(unsigned int vi, void *udata)
 			phases[a - 1].closed = true;
 		else if (!a)
 			__atomic_fetch_add(&dropped, 1, __ATOMIC_RELAXED);
+		if (a && a == __atomic_load_n(&calib_seq, __ATOMIC_ACQUIRE))
+			calib_end(vi, a);
+		/* the phase's last delays, before the guest reads its clock */
+		if (cfg.dilation && vi < nvcpus) {
+			pace_pay(&vcpus[vi]);
+			memset(&vcpus[vi].pace, 0, sizeof(vcpus[vi].pace));
+		}
 		break;
 	case MT_OP_PROBE:
 		if (vi < nvcpus)
@@ -150,8 +245,14 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	if (!a && !v->probe_pending)
 		return;
 	h = qemu_plugin_get_hwaddr(info, vaddr);
-	if (!h)
+	if (!h) {
+		/* no address to report: the probe says so rather than taking the next access's */
+		if (v->probe_pending) {
+			v->probe_pending = false;
+			probe_record(vaddr, 0, 0, -1);
+		}
 		return;
+	}
 	store = qemu_plugin_mem_is_store(info);
 	if (qemu_plugin_hwaddr_is_io(h)) {
 		if (v->probe_pending) {
@@ -173,6 +274,11 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	if (v->llc_phase != a) {
 		llc_settle(v);
 		v->llc_phase = a;
+		if (cfg.dilation) {
+			/* owed from an earlier phase: paid; the credit is the phase's own */
+			pace_pay(v);
+			memset(&v->pace, 0, sizeof(v->pace));
+		}
 	}
 	c = &v->count[a - 1][i < 0 ? MT_NODE_NONE : i];
 	if (store)
@@ -181,8 +287,12 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 		c->reads++;
 	if (i < 0)
 		return;
-	if (mt_llc_access(&v->llc, off, store, &wb, &has_wb))
+	if (mt_llc_access(&v->llc, off, store, &wb, &has_wb)) {
 		c->misses++;
+		if (cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
+		    mt_pace_owe(&v->pace, __atomic_load_n(&delay_ns[i], __ATOMIC_RELAXED)))
+			pace_pay(v);
+	}
 	if (has_wb) {
 		int j = mt_map_offset(&cfg.map, wb);
 
@@ -243,7 +353,7 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 		free(tmp);
 		return;
 	}
-	rc = mt_report_write(f, &cfg, phases, np, probes, nk, dropped);
+	rc = mt_report_write(f, &cfg, &calib, phases, np, probes, nk, dropped);
 	if (fclose(f) || rc || rename(tmp, cfg.out))
 		say(cfg.out, "writing the report failed");
 	free(tmp);
@@ -263,12 +373,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	nvcpus = info->system.max_vcpus > 0 ? (unsigned int)info->system.max_vcpus : 1;
-	vcpus = calloc(nvcpus, sizeof(*vcpus));
+	/* struct vcpu is cache-line aligned (no false sharing): calloc promises 16 bytes */
+	if (posix_memalign((void **)&vcpus, _Alignof(struct vcpu), nvcpus * sizeof(*vcpus)))
+		vcpus = NULL;
+	else
+		memset(vcpus, 0, nvcpus * sizeof(*vcpus));
 	phases = calloc(MAX_PHASES, sizeof(*phases));
 	if (!vcpus || !phases) {
 		say("out of memory", "");
 		return -1;
 	}
+	/* before a calibration: the dilated latency, nothing taken off */
+	for (int i = 0; i < cfg.map.n; i++)
+		delay_ns[i] = mt_delay_ns(cfg.dilation, cfg.lat_ns[i], 0);
 	for (unsigned int vi = 0; vi < nvcpus; vi++) {
 		struct vcpu *v = &vcpus[vi];
 

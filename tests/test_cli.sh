@@ -33,8 +33,12 @@ expect 2 "--kernel: 'patched:0': N must be a patch count from 1" --kernel patche
 expect 2 "--kernel: 'patched:2x': N must be a patch count from 1" --kernel patched:2x
 expect 2 "--kernel: patched:99: kernel/series has $(grep -c '^[^#[:space:]]' kernel/series) patches" --kernel patched:99
 expect 2 "--boots: 'x' is not a positive integer" --boots x
-expect 2 "--memory-timing: 'delay' is not off or count" --memory-timing delay
+expect 2 "--memory-timing: 'sleep' is not off, count or delay" --memory-timing sleep
 expect 2 "--memory-timing count needs TCG; --accel kvm conflicts with it" --memory-timing count --accel kvm --clock wall
+# delay injection waits on the host: invisible to a guest clock that counts instructions
+expect 2 "--memory-timing delay needs --clock wall: under --clock icount the guest's clock counts instructions" --memory-timing delay
+expect 2 "--memory-timing delay needs --clock wall" --memory-timing delay --clock icount
+expect 2 "--memory-timing delay needs TCG; --accel kvm conflicts with it" --memory-timing delay --accel kvm --clock wall
 expect 2 "--idle-timeout: '0' is not" --idle-timeout 0
 expect 2 "-j: 'many' is not a positive integer" -j many
 expect 2 "--exec runs one command instead of the benchmarks" --exec true --benches latency

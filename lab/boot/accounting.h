@@ -24,14 +24,36 @@
 int acct_rule_for_qemu(const char *version_line, enum mt_rule *rule, char *err, size_t errlen);
 
 /*
+ * --memory-timing: off, count (the plugin counts), delay (it counts and
+ * makes each LLC miss wait on the host: experimental, README "Memory
+ * timing").  acct_mode_parse: 0, or -1 with a one-line why in @err.
+ */
+enum acct_mode { ACCT_OFF, ACCT_COUNT, ACCT_DELAY };
+extern const char *const acct_mode_names[3];
+int acct_mode_parse(const char *s, enum acct_mode *mode, char *err, size_t errlen);
+
+/*
+ * The time dilation of delay mode: a miss on a node of HMAT read latency L
+ * is made to cost the guest ACCT_DELAY_DILATION x L host ns in all.  It
+ * must exceed TCG's own cost of a miss (~350-550 ns per chase load here)
+ * over the fastest node's latency (81 ns on dram-pmem): 7x at least; the
+ * larger, the less the host's noise in that cost moves the ratio, and the
+ * longer a delayed phase takes (README, "Delay injection").
+ */
+#define ACCT_DELAY_DILATION 24
+
+/*
  * The value of QEMU's -plugin option: file=PLUGIN,out=OUT,rule=R, one
  * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
  * of the nodes before it, in node order, as topo_qemu_args lays out the
- * memory backends) and the LLC.  Commas in paths are doubled, as QEMU's
- * option syntax wants.
+ * memory backends) and the LLC; with ACCT_DELAY also delay=DILATION and a
+ * lat=ID:NS per memory node, its HMAT read latency from CPU 0's node.
+ * Commas in paths are doubled, as QEMU's option syntax wants.  0, or -1
+ * with why in @err (delay on a topology without those latencies, or
+ * @mode off).
  */
-void acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
-		     const char *out, struct sbuf *sb);
+int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
+		    const char *out, enum acct_mode mode, struct sbuf *sb, char *err, size_t errlen);
 
 /*
  * A guest-physical address as a RAM offset: QEMU's pc machine puts RAM
@@ -51,6 +73,12 @@ struct acct_file {
 	struct mt_phase *phase;	/* count[i] is node[i]'s; count[MT_NODE_NONE] none's */
 	struct mt_probe *probe;
 	uint64_t dropped;
+	/* delay injection: the report's "delay" and "lat" lines */
+	bool delay;
+	double dilation;
+	struct mt_calib calib;
+	uint32_t lat_ns[MT_MAX_NODES];	/* by index into node[] */
+	uint64_t delay_ns[MT_MAX_NODES];
 };
 
 /*
@@ -60,6 +88,13 @@ struct acct_file {
 int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 		    char *err, size_t errlen);
 void acct_file_free(struct acct_file *f);
+
+/*
+ * The plugin's node table against the topology's (what acct_plugin_arg
+ * gives the plugin): the same memory nodes, ranges and, with delay
+ * injection, latencies.  0, or -1 with the first difference in @err.
+ */
+int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err, size_t errlen);
 
 /*
  * Rows and checks of one boot.  @phase_lines are the payloads of the
@@ -74,7 +109,15 @@ void acct_file_free(struct acct_file *f);
  * misses x read latency + write-backs x write latency, the HMAT figures
  * from CPU 0's node (where the chase and the cases' figures are seen from);
  * miss_latency_ns = the misses' mean read latency, the counted twin of the
- * model's page-weighted model_read_latency_ns.
+ * model's page-weighted model_read_latency_ns.  The node table is checked
+ * (acct_nodes_check).  A chase PHASE line's walk_ns (the guest's own clock
+ * around the walk) gives guest_ns_per_load.  With delay injection, each
+ * chase bound to a node also gets the boot's delay_dilation,
+ * delay_calib_ns_per_miss, guest_ns_per_load_undilated and, against CPU
+ * 0's node, delay_ratio_vs_node<N> (guest time per load) beside
+ * hmat_ratio_vs_node<N>; a check says the calibration was made and that
+ * dilation x every node's latency exceeds it.  The ratio itself is a row,
+ * not a check: host time is noisy (make bench-lab judges 5 pairs).
  */
 void acct_derive(const struct acct_file *f, const struct topo *t, char *const *phase_lines,
 		 size_t nphase_lines, char *const *probe_lines, size_t nprobe_lines,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * labtool memtiming-arg TOPOLOGY.yaml --qemu-version LINE --plugin SO --out FILE
+ *                       [--memory-timing count|delay]
  *
  * Prints the value of QEMU's -plugin option for --memory-timing count
+ * (the default) or delay (with the dilation and each node's latency)
  * (README, "Memory timing"): the plugin, its report file, the address rule
  * of this QEMU (LINE: the first line of `qemu-system-x86_64 --version`),
  * each memory node's RAM range from the topology, and the simulated LLC.
@@ -19,7 +21,8 @@
 
 int cmd_memtiming_arg(int argc, char **argv)
 {
-	const char *path = NULL, *version = NULL, *plugin = NULL, *out = NULL;
+	const char *path = NULL, *version = NULL, *plugin = NULL, *out = NULL, *mode_s = "count";
+	enum acct_mode mode;
 	struct sbuf sb = { 0 };
 	enum mt_rule rule;
 	char err[256];
@@ -29,7 +32,8 @@ int cmd_memtiming_arg(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char **opt = !strcmp(argv[i], "--qemu-version") ? &version :
 				   !strcmp(argv[i], "--plugin") ? &plugin :
-				   !strcmp(argv[i], "--out") ? &out : NULL;
+				   !strcmp(argv[i], "--out") ? &out :
+				   !strcmp(argv[i], "--memory-timing") ? &mode_s : NULL;
 
 		if (opt && i + 1 < argc && argv[i + 1][0])
 			*opt = argv[++i];
@@ -40,21 +44,28 @@ int cmd_memtiming_arg(int argc, char **argv)
 	}
 	if (!path || !version || !plugin || !out)
 		goto usage;
+	if (acct_mode_parse(mode_s, &mode, err, sizeof(err)) || mode == ACCT_OFF) {
+		fprintf(stderr, "labtool memtiming-arg: %s\n",
+			mode == ACCT_OFF ? "--memory-timing off loads no plugin" : err);
+		return EXIT_USAGE;
+	}
 	if (acct_rule_for_qemu(version, &rule, err, sizeof(err))) {
 		fprintf(stderr, "labtool memtiming-arg: --qemu-version: %s\n", err);
 		return EXIT_USAGE;
 	}
 	t = xcalloc(1, sizeof(*t));
 	rc = topo_load(path, t, stderr);
-	if (!rc) {
-		acct_plugin_arg(t, plugin, rule, out, &sb);
+	if (!rc && acct_plugin_arg(t, plugin, rule, out, mode, &sb, err, sizeof(err))) {
+		fprintf(stderr, "labtool memtiming-arg: %s: %s\n", path, err);
+		rc = EXIT_USAGE;
+	} else if (!rc) {
 		printf("%s\n", sb.s);
-		sb_free(&sb);
 	}
+	sb_free(&sb);
 	free(t);
 	return rc;
 
 usage:
-	fprintf(stderr, "usage: labtool memtiming-arg TOPOLOGY.yaml --qemu-version LINE --plugin SO --out FILE\n");
+	fprintf(stderr, "usage: labtool memtiming-arg TOPOLOGY.yaml --qemu-version LINE --plugin SO --out FILE [--memory-timing count|delay]\n");
 	return EXIT_USAGE;
 }

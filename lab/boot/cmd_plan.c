@@ -3,6 +3,7 @@
  * labtool plan TOPOLOGY.yaml --boot-id ID [--profile quick|default|full]
  *              [--benches LIST|default|none] [--workloads LIST|all|none]
  *              [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount]
+ *              [--memory-timing off|count|delay]
  *              [--bench-list FILE]
  *
  * Writes one boot's guest plan (README.md, "Guest plan") on stdout.  This is
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accounting.h"
 #include "benchlist.h"
 #include "commands.h"
 #include "order.h"
@@ -347,11 +349,67 @@ out:
 	return rc;
 }
 
+/* The benchmarks that mark memory-timing phases (plugin/marker.h). */
+static const char *const phase_benches[] = { "chase", "latency", "fallback" };
+
+int plan_memtiming_warning(enum acct_mode mode, const char *const *names, int n, int nworkloads,
+			   char *buf, size_t len)
+{
+	bool marks = nworkloads > 0, chase = false;
+
+	for (int k = 0; k < n; k++)
+		for (size_t b = 0; b < sizeof(phase_benches) / sizeof(*phase_benches); b++)
+			if (!strcmp(names[k], phase_benches[b])) {
+				marks = true;
+				chase |= b == 0;
+			}
+	if (mode != ACCT_OFF && !marks) {
+		snprintf(buf, len, "warning: --memory-timing %s: no benchmark of the plan marks a phase (chase, latency, fallback or a workload): the plugin will count nothing",
+			 acct_mode_names[mode]);
+		return 1;
+	}
+	if (mode == ACCT_DELAY && !chase) {
+		snprintf(buf, len, "warning: --memory-timing delay: no chase in the plan, so no calibration: the delays are the dilated latencies, uncalibrated, and the boot's check fails");
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The plan's tierbench benchmarks and wlrun steps, read back from its text
+ * ("step NAME TIMEOUT tierbench BENCH ..."), for plan_memtiming_warning.
+ */
+static int plan_memtiming_check(const char *plan, enum acct_mode mode, char *buf, size_t len)
+{
+	const char *names[64];
+	char *copy = xstrdup(plan), *save = NULL;
+	int n = 0, nwl = 0, rc;
+
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *sp = NULL, *w[5];
+		int k = 0;
+
+		for (char *x = strtok_r(l, " ", &sp); x && k < 5; x = strtok_r(NULL, " ", &sp))
+			w[k++] = x;
+		if (k < 4 || strcmp(w[0], "step"))
+			continue;
+		if (!strcmp(w[3], "wlrun"))
+			nwl++;
+		else if (k == 5 && !strcmp(w[3], "tierbench") && n < 64)
+			names[n++] = w[4];
+	}
+	rc = plan_memtiming_warning(mode, names, n, nwl, buf, len);
+	free(copy);
+	return rc;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *boot = NULL, *profile = "default";
 	const char *benches = "default", *workloads = "none", *step_timeout = NULL;
-	const char *wl_dir_opt = NULL, *clock = "wall", *bench_list = NULL;
+	const char *wl_dir_opt = NULL, *clock = "wall", *bench_list = NULL, *mt = "off";
+	enum acct_mode mt_mode;
+	char warn[256];
 	char **wl_avail = NULL, **wl_run = NULL;
 	int wl_navail = 0, wl_nrun = 0;
 	struct topo *t;
@@ -366,6 +424,7 @@ int cmd_plan(int argc, char **argv)
 				   !strcmp(argv[i], "--workloads-dir") ? &wl_dir_opt :
 				   !strcmp(argv[i], "--clock") ? &clock :
 				   !strcmp(argv[i], "--bench-list") ? &bench_list :
+				   !strcmp(argv[i], "--memory-timing") ? &mt :
 				   !strcmp(argv[i], "--step-timeout") ? &step_timeout : NULL;
 
 		if (opt && i + 1 < argc) {
@@ -378,7 +437,7 @@ int cmd_plan(int argc, char **argv)
 		}
 	}
 	if (!path || !boot) {
-		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount] [--bench-list FILE]\n");
+		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount] [--bench-list FILE] [--memory-timing off|count|delay]\n");
 		return EXIT_USAGE;
 	}
 	prof = vocab_profile(profile);
@@ -393,6 +452,10 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (strcmp(clock, "wall") && strcmp(clock, "icount")) {
 		fprintf(stderr, "labtool plan: --clock: '%s' is not wall or icount\n", clock);
+		return EXIT_USAGE;
+	}
+	if (acct_mode_parse(mt, &mt_mode, warn, sizeof(warn))) {
+		fprintf(stderr, "labtool plan: %s\n", warn);
 		return EXIT_USAGE;
 	}
 	if (strcmp(workloads, "none")) {
@@ -500,6 +563,8 @@ int cmd_plan(int argc, char **argv)
 						  wl_run[k], vocab_policy_names[p], targets[g].label,
 						  targets[g].ids, profile, wl_timeout);
 	}
+	if (plan_memtiming_check(plan.s, mt_mode, warn, sizeof(warn)))
+		fprintf(stderr, "labtool plan: %s\n", warn);
 	fputs(plan.s, stdout);
 	free(plan.s);
 	free(t);

@@ -2,7 +2,8 @@
 /*
  * labtool qemu-argv TOPOLOGY.yaml --kernel F --initrd F --console F --channel F
  *                   --accel tcg|kvm --clock icount|wall [--no-prealloc]
- *                   [--memory-timing-out F --plugin SO --qemu-version LINE]
+ *                   [--memory-timing-out F --plugin SO --qemu-version LINE
+ *                    [--memory-timing count|delay]]
  *
  * Prints a boot's whole QEMU command line (lab/boot/qemu.c), each word ended by
  * a NUL, for run-lab.sh (`mapfile -d ''`).  --no-prealloc leaves guest
@@ -10,7 +11,8 @@
  * preallocation buys).  With --memory-timing-out, the memory-timing plugin
  * (README, "Memory timing") writes its report there; its node ranges come
  * from the topology, its address rule from --qemu-version (the first line
- * of `qemu-system-x86_64 --version`).  qboot is the firmware when QEMU's
+ * of `qemu-system-x86_64 --version`); --memory-timing delay (default count)
+ * adds delay injection, which needs --clock wall.  qboot is the firmware when QEMU's
  * package has it (it loads QEMU's ACPI tables and the kernel a few hundred
  * ms sooner under TCG).
  *
@@ -32,7 +34,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: labtool qemu-argv TOPOLOGY.yaml --kernel F --initrd F --console F "
 			"--channel F --accel tcg|kvm --clock icount|wall [--no-prealloc]\n"
-			"       [--memory-timing-out F --plugin SO --qemu-version LINE]\n");
+			"       [--memory-timing-out F --plugin SO --qemu-version LINE [--memory-timing count|delay]]\n");
 	return EXIT_USAGE;
 }
 
@@ -40,6 +42,8 @@ int cmd_qemu_argv(int argc, char **argv)
 {
 	struct qemu_opts o = { 0 };
 	const char *path = NULL, *clock = NULL, *mt_out = NULL, *so = NULL, *version = NULL;
+	const char *mode_s = NULL;
+	enum acct_mode mode = ACCT_COUNT;
 	struct topo_args a = { 0 };
 	struct sbuf plugin = { 0 };
 	struct topo *t;
@@ -55,7 +59,8 @@ int cmd_qemu_argv(int argc, char **argv)
 				   !strcmp(argv[i], "--clock") ? &clock :
 				   !strcmp(argv[i], "--memory-timing-out") ? &mt_out :
 				   !strcmp(argv[i], "--plugin") ? &so :
-				   !strcmp(argv[i], "--qemu-version") ? &version : NULL;
+				   !strcmp(argv[i], "--qemu-version") ? &version :
+				   !strcmp(argv[i], "--memory-timing") ? &mode_s : NULL;
 
 		if (opt && i + 1 < argc && argv[i + 1][0])
 			*opt = argv[++i];
@@ -67,8 +72,13 @@ int cmd_qemu_argv(int argc, char **argv)
 			return usage();
 	}
 	if (!path || !clock || (strcmp(clock, "icount") && strcmp(clock, "wall")) ||
-	    (mt_out && (!so || !version)) || (!mt_out && (so || version)))
+	    (mt_out && (!so || !version)) || (!mt_out && (so || version || mode_s)))
 		return usage();
+	if (mode_s && (acct_mode_parse(mode_s, &mode, err, sizeof(err)) || mode == ACCT_OFF)) {
+		fprintf(stderr, "labtool qemu-argv: %s\n",
+			mode == ACCT_OFF ? "--memory-timing off: leave out --memory-timing-out" : err);
+		return EXIT_USAGE;
+	}
 	o.icount = !strcmp(clock, "icount");
 	o.bios = access(qboot, R_OK) == 0 ? qboot : NULL;
 	t = xcalloc(1, sizeof(*t));
@@ -79,9 +89,12 @@ int cmd_qemu_argv(int argc, char **argv)
 		if (acct_rule_for_qemu(version, &rule, err, sizeof(err))) {
 			fprintf(stderr, "labtool qemu-argv: --qemu-version: %s\n", err);
 			rc = EXIT_USAGE;
+		} else if (acct_plugin_arg(t, so, rule, mt_out, mode, &plugin, err, sizeof(err))) {
+			fprintf(stderr, "labtool qemu-argv: %s: %s\n", path, err);
+			rc = EXIT_USAGE;
 		} else {
-			acct_plugin_arg(t, so, rule, mt_out, &plugin);
 			o.plugin = plugin.s;
+			o.delay = mode == ACCT_DELAY;
 		}
 	}
 	if (!rc) {

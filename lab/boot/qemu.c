@@ -156,7 +156,11 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	/* QEMU counts instructions, and a plugin sees them, only when it translates them */
 	if (kvm && (o->icount || o->plugin)) {
 		snprintf(err, errlen, "%s needs TCG; the accelerator is kvm",
-			 o->icount ? "--clock icount" : "--memory-timing count");
+			 o->icount ? "--clock icount" : o->delay ? "--memory-timing delay" : "--memory-timing count");
+		return -1;
+	}
+	if (o->delay && (o->icount || !o->plugin)) {
+		snprintf(err, errlen, "%s", o->icount ? QEMU_DELAY_ICOUNT_ERR : "delay injection without the plugin");
 		return -1;
 	}
 	if (!o->kernel || !o->initrd || !o->console || !o->channel) {

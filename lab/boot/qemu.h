@@ -31,6 +31,7 @@ struct qemu_opts {
 	bool no_prealloc;		/* guest memory not preallocated (make bench-lab) */
 	const char *bios;		/* -bios FILE, or NULL */
 	const char *plugin;		/* -plugin's value (--memory-timing count), or NULL: TCG only */
+	bool delay;			/* the plugin injects delays (--memory-timing delay): not with icount */
 };
 
 /* The machine's arguments, memory preallocated unless @no_prealloc.  -1: out of memory. */
@@ -39,8 +40,17 @@ int qemu_machine_args(const struct topo *t, bool no_prealloc, struct topo_args *
 int topo_qemu_args(const struct topo *t, struct topo_args *a);
 
 /*
+ * Delay injection waits on the host; under icount the guest's clock counts
+ * instructions, which a wait does not add: the one-line refusal (labtool
+ * qemu-argv; run-lab.sh says the same before it builds anything).
+ */
+#define QEMU_DELAY_ICOUNT_ERR \
+	"--memory-timing delay needs --clock wall: under --clock icount the guest's clock counts instructions and never sees a host-side delay"
+
+/*
  * The whole command, argv[0] qemu-system-x86_64.  -1 with a one-line
  * message in err for options that conflict (icount or a plugin under KVM,
+ * delay injection under icount,
  * an accelerator that is not tcg or kvm, a file missing), -2 out of memory.
  */
 int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args *a,

@@ -397,7 +397,7 @@ bool run_counts_access(const struct run *r)
 	const char *mt = run_meta(r, META_memory_timing);
 
 	if (mt)
-		return !strcmp(mt, "count");
+		return !strcmp(mt, "count") || !strcmp(mt, "delay");
 	for (size_t i = 0; i < r->nboot_rows; i++)
 		if (!strcmp(r->boot_rows[i].f[COL_METRIC], "mem_phases"))
 			return true;
@@ -489,7 +489,9 @@ void sec_access(struct doc *d, struct run *r, const struct entries *e, const str
 	nc = access_summary(r, e, h, &cases);
 	nw = workload_access_summary(r, &wl);
 	nm = missing_phase_summary(r, &miss);
-	doc_heading(d, 2, "access", "Access cost counted by the emulator (--memory-timing count)");
+	doc_heading(d, 2, "access", run_delays(r) ?
+		    "Access cost counted by the emulator (--memory-timing delay: counted as in count mode)" :
+		    "Access cost counted by the emulator (--memory-timing count)");
 	doc_para(d, NULL, "Counted, then priced: a QEMU plugin counted every memory access of the "
 		      "guest while a case's touch work ran (one phase per case: each timed "
 		      "repetition of bench latency, the touch loop of bench fallback, each fill "
@@ -515,4 +517,145 @@ void sec_access(struct doc *d, struct run *r, const struct entries *e, const str
 	sb_free(&cases);
 	sb_free(&wl);
 	sb_free(&miss);
+}
+
+bool run_delays(const struct run *r)
+{
+	const char *mt = run_meta(r, META_memory_timing);
+
+	return mt && !strcmp(mt, "delay");
+}
+
+void delay_caveat(struct doc *d, const struct run *r)
+{
+	const char *dil = run_meta(r, META_memory_timing_dilation);
+	char *s;
+
+	if (!run_delays(r))
+		return;
+	s = xasprintf("**Experimental: delay injection (--memory-timing delay, dilation %s).** The "
+		      "emulator made every LLC miss inside a marked phase wait on the host, "
+		      "dilation x its node's HMAT read latency less a per-boot calibration of what a "
+		      "miss already costs TCG. That makes a pointer chase feel the tiers (section "
+		      "\"Delay injection\"); it does not make any other timing of this run a tier "
+		      "effect: fault latencies, fill steps and workloads add TCG's own cost of every "
+		      "instruction, the kernel's work and the host's noise to the dilated delays, "
+		      "so their differences between policies are not what the tiers would cost. "
+		      "Read the counted access cost instead.", dil ? dil : "not recorded");
+	doc_para(d, "caveat", s);
+	free(s);
+}
+
+/* One boot's chase rows of delay mode, by bound node. */
+struct delay_boot {
+	const char *boot;
+	const struct row *per_load[2], *ratio, *hmat, *dilation, *calib;
+};
+
+static const struct row *boot_row(const struct run *r, const char *boot, const char *nodes,
+				   const char *metric_prefix, bool exact)
+{
+	for (size_t i = 0; i < r->nboot_rows; i++) {
+		const struct row *w = &r->boot_rows[i];
+
+		if (!strcmp(w->f[COL_BENCH], "chase") && !strcmp(w->f[COL_SCENARIO], "chase") &&
+		    !strcmp(w->f[COL_BOOT_ID], boot) && w->numeric &&
+		    (!nodes || !strcmp(w->f[COL_NODES], nodes)) &&
+		    (exact ? !strcmp(w->f[COL_METRIC], metric_prefix) :
+			     !strncmp(w->f[COL_METRIC], metric_prefix, strlen(metric_prefix))))
+			return w;
+	}
+	return NULL;
+}
+
+size_t delay_summary(const struct run *r, struct sbuf *b_out)
+{
+	struct sbuf b = { 0 };
+	double sum = 0, worst = 0, want = NAN;
+	size_t pairs = 0, said = 0;
+
+	for (size_t i = 0; i < r->nboot_rows; i++) {
+		const struct row *w = &r->boot_rows[i], *ratio = w, *hmat, *dil, *cal, *base_load, *load;
+		char base_nodes[32], *s;
+		const char *basem;
+
+		if (strcmp(w->f[COL_BENCH], "chase") || strncmp(w->f[COL_METRIC], "delay_ratio_vs_node", 19) ||
+		    !w->numeric)
+			continue;
+		basem = w->f[COL_METRIC] + 19;
+		snprintf(base_nodes, sizeof(base_nodes), "node:%s", basem);
+		s = xasprintf("hmat_ratio_vs_node%s", basem);
+		hmat = boot_row(r, w->f[COL_BOOT_ID], w->f[COL_NODES], s, true);
+		free(s);
+		dil = boot_row(r, w->f[COL_BOOT_ID], w->f[COL_NODES], "delay_dilation", true);
+		cal = boot_row(r, w->f[COL_BOOT_ID], w->f[COL_NODES], "delay_calib_ns_per_miss", true);
+		load = boot_row(r, w->f[COL_BOOT_ID], w->f[COL_NODES], "guest_ns_per_load", true);
+		base_load = boot_row(r, w->f[COL_BOOT_ID], base_nodes, "guest_ns_per_load", true);
+		sb_printf(&b, "Boot %s: %s %.0f ns per load, %s %.0f (guest clock; undilated %.1f and %.1f ns), "
+			  "ratio %.3f against HMAT's %s",
+			  w->f[COL_BOOT_ID], w->f[COL_NODES], load ? load->num : NAN, base_nodes,
+			  base_load ? base_load->num : NAN,
+			  load && dil ? load->num / dil->num : NAN,
+			  base_load && dil ? base_load->num / dil->num : NAN, ratio->num,
+			  hmat ? "" : "(not recorded)");
+		if (hmat) {
+			sb_printf(&b, "%.3f (%+.1f %%)", hmat->num, 100 * (ratio->num / hmat->num - 1));
+			pairs++;
+			sum += ratio->num;
+			want = hmat->num;
+			if (fabs(ratio->num / hmat->num - 1) > worst)
+				worst = fabs(ratio->num / hmat->num - 1);
+		}
+		sb_printf(&b, "; dilation %s, calibration %s host ns per miss",
+			  dil ? dil->f[COL_VALUE] : "not recorded", cal ? cal->f[COL_VALUE] : "not made");
+		{
+			/* this boot's own lines (cites_put names a figure's, over all boots) */
+			const struct row *cited[] = { ratio, hmat, dil, cal, load, base_load };
+			unsigned lines[6];
+			size_t n = 0;
+
+			for (size_t k = 0; k < 6; k++)
+				if (cited[k] && cited[k]->line) {
+					size_t at = n++;
+
+					while (at && lines[at - 1] > cited[k]->line) {
+						lines[at] = lines[at - 1];
+						at--;
+					}
+					lines[at] = cited[k]->line;
+				}
+			for (size_t k = 0; k < n; k++)
+				sb_printf(&b, "%s%u", k ? ", " : " (summary.csv lines ", lines[k]);
+			sb_puts(&b, n ? ").\n" : ".\n");
+		}
+		said++;
+	}
+	if (pairs > 1)
+		sb_printf(&b, "Over %zu pairs: mean ratio %.3f against HMAT's %.3f (%+.1f %%), the farthest "
+			  "pair %.1f %% off.\n", pairs, sum / (double)pairs, want,
+			  100 * (sum / (double)pairs / want - 1), 100 * worst);
+	if (b.len)
+		sb_puts(b_out, b.s);
+	sb_free(&b);
+	return said;
+}
+
+void sec_delay(struct doc *d, struct run *r)
+{
+	struct sbuf b = { 0 };
+
+	if (!run_delays(r))
+		return;
+	doc_heading(d, 2, "delay", "Delay injection (experimental): the pointer chase only");
+	doc_para(d, NULL, "Each boot's chase walked a 64 MiB cycle bound to each memory node, every "
+		      "load a miss, timed on the guest's own clock (--clock wall: host time). With "
+		      "each miss made to cost dilation x its node's HMAT read latency, the slower "
+		      "node's time per load over the faster's should be HMAT's ratio; how near it "
+		      "comes measures the injection (the calibration, the host's noise), not the "
+		      "tiers, whose figures come from the topology file. Only this benchmark is "
+		      "shown: other timings under delays are not tier effects (above).");
+	if (!delay_summary(r, &b))
+		sb_puts(&b, "No boot of this run has a chase pair with delay rows (run --benches chase).\n");
+	doc_paras(d, b.s);
+	sb_free(&b);
 }

@@ -293,6 +293,16 @@ size_t threads_summary(struct run *r, struct sbuf *b);
 void sec_fill_levels(struct doc *d, struct run *r);
 /* The counted access cost (report_access.c); nothing when the run did not count accesses. */
 void sec_access(struct doc *d, struct run *r, const struct entries *e, const struct headline *h);
+/* --memory-timing delay (experimental): the run's caveat and the chase's measured ratios. */
+bool run_delays(const struct run *r);
+/*
+ * One line per boot's chase pair with delay rows (guest ns per load, the
+ * ratio against HMAT's, dilation, calibration, its summary.csv lines),
+ * then the mean over the pairs; returns the pairs' lines.
+ */
+size_t delay_summary(const struct run *r, struct sbuf *b);
+void delay_caveat(struct doc *d, const struct run *r);
+void sec_delay(struct doc *d, struct run *r);
 
 /* @scripts: the gnuplot scripts' directory, NULL for no figure */
 int compare_runs(char **dirs, int n, const char *outdir, const char *scripts);

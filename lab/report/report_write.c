@@ -1449,6 +1449,7 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 			  "</a><a href=\"#all-figures\">all figures</a></nav>\n");
 	sb_puts(&d->md, "\n\n");
 
+	delay_caveat(d, r);
 	doc_heading(d, 2, "answer", "Which policy?");
 	recommendation(r, e, h, fits, &rec, &why);
 	/* the verdict in one box, a paragraph per line; its figures; then the rule and the fault cost */
@@ -1467,6 +1468,7 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sec_headline(d, r, e, h);
 	sec_model_fill(d, r, e, h);
 	sec_access(d, r, e, h);
+	sec_delay(d, r);
 	sec_incomplete(d, r, e);
 	sec_latency(d, r, e);
 	sec_fallback_order(d, r, e);

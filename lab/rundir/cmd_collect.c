@@ -11,7 +11,7 @@
  * a host-side timeout (--qemu-status timeout) wins over both.  Rows read
  * before the fault are kept, marked with the boot's status.
  *
- * With --memory-timing count --topology-file TOPOLOGY.yaml, the plugin's
+ * With --memory-timing count|delay --topology-file TOPOLOGY.yaml, the plugin's
  * report raw/memtiming-BOOT.txt becomes rows and checks as well
  * (lab/boot/accounting.c); a malformed report is a failed check naming its line.
  *
@@ -335,7 +335,7 @@ static void read_console(struct collect *c, const char *path, const char *excerp
  * --memory-timing count: the plugin's report, with the channel's PHASE and
  * MEMPROBE lines, as rows and host-made checks (TAP lines "ok N - memtiming: ...").
  */
-static void read_memtiming(struct collect *c, const char *topo_path)
+static void read_memtiming(struct collect *c, const char *topo_path, bool delay)
 {
 	char *path = xasprintf("%s/raw/memtiming-%s.txt", c->run, c->boot);
 	char *name = xasprintf("memtiming-%s.txt", c->boot), *text = NULL, err[512];
@@ -352,13 +352,20 @@ static void read_memtiming(struct collect *c, const char *topo_path)
 		/* a boot that died has no report: its own reason says why */
 		if (!strcmp(c->status, "ok")) {
 			c->steps_failed++;
-			set_reason(c, "%s: %s (--memory-timing count: QEMU wrote no report)", name,
+			set_reason(c, "%s: %s (--memory-timing: QEMU wrote no report)", name,
 				   strerror(errno));
 		}
 	} else if (acct_file_parse(name, text, &f, err, sizeof(err))) {
 		fprintf(stderr, "labtool collect: %s\n", err);
 		c->steps_failed++;
 		set_reason(c, "%s", err);
+	} else if (f.delay != delay) {
+		fprintf(stderr, "labtool collect: %s: a report of %s mode, the run's is %s\n", name,
+			f.delay ? "delay" : "count", delay ? "delay" : "count");
+		c->steps_failed++;
+		set_reason(c, "%s: a report of %s mode, the run's is %s", name,
+			   f.delay ? "delay" : "count", delay ? "delay" : "count");
+		acct_file_free(&f);
 	} else {
 		acct_derive(&f, t, c->phase, c->nphase, c->probe, c->nprobe, &rows, &checks);
 		for (char *p = rows.s, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
@@ -463,10 +470,11 @@ int cmd_collect(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (!c.run || !c.boot || (strcmp(memtiming, "off") && strcmp(memtiming, "count")) ||
-	    (!strcmp(memtiming, "count") && !topo_file)) {
+	if (!c.run || !c.boot || (strcmp(memtiming, "off") && strcmp(memtiming, "count") &&
+				  strcmp(memtiming, "delay")) ||
+	    (strcmp(memtiming, "off") && !topo_file)) {
 		fprintf(stderr, "usage: labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status ok|timeout|idle|error]\n"
-			"       [--memory-timing off|count --topology-file TOPOLOGY.yaml]\n");
+			"       [--memory-timing off|count|delay --topology-file TOPOLOGY.yaml]\n");
 		return EXIT_USAGE;
 	}
 	if (strpbrk(c.boot, "/,. ") || strpbrk(c.topology, ",/ ")) {
@@ -518,8 +526,8 @@ int cmd_collect(int argc, char **argv)
 		free(ex);
 	}
 
-	if (!strcmp(memtiming, "count"))
-		read_memtiming(&c, topo_file);
+	if (strcmp(memtiming, "off"))
+		read_memtiming(&c, topo_file, !strcmp(memtiming, "delay"));
 
 	path = xasprintf("%s/summary.csv", c.run);
 	if (update_summary(&c, path) < 0)

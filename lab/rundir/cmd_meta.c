@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "accounting.h"
 #include "json.h"
 #include "meta.h"
 #include "util.h"
@@ -102,6 +103,29 @@ static int derive_time_unit(struct meta *m)
 	}
 	free(m->v[META_time_unit]);
 	m->v[META_time_unit] = xstrdup(!strcmp(clock, "icount") ? "insn" : "ns");
+	return 0;
+}
+
+/*
+ * memory_timing_dilation follows memory_timing: with delay injection the
+ * dilation labtool gives the plugin (accounting.h), else absent.
+ */
+static int derive_dilation(struct meta *m)
+{
+	const char *mt = m->v[META_memory_timing];
+	enum acct_mode mode;
+	char err[128];
+
+	free(m->v[META_memory_timing_dilation]);
+	m->v[META_memory_timing_dilation] = NULL;
+	if (!mt)
+		return 0;
+	if (acct_mode_parse(mt, &mode, err, sizeof(err))) {
+		fprintf(stderr, "labtool meta: memory_timing: '%s' is not off, count or delay\n", mt);
+		return EXIT_USAGE;
+	}
+	if (mode == ACCT_DELAY)
+		m->v[META_memory_timing_dilation] = xasprintf("%d", ACCT_DELAY_DILATION);
 	return 0;
 }
 
@@ -223,6 +247,8 @@ int cmd_meta(int argc, char **argv)
 	}
 	if (!rc)
 		rc = derive_time_unit(&m);
+	if (!rc)
+		rc = derive_dilation(&m);
 	if (!rc && !strcmp(verb, "end")) {
 		char when[40];
 

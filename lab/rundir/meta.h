@@ -39,6 +39,7 @@
 	X(clock, STR, ARG, NULL)                                              \
 	X(fits, STR, ARG, NULL)                                               \
 	X(memory_timing, STR, ARG, NULL)                                      \
+	X(memory_timing_dilation, NUM, SELF, "memory timing: delay dilation (experimental)") \
 	X(time_unit, STR, SELF, NULL)                                         \
 	X(host_cpus, NUM, SELF, "host CPUs")                                  \
 	X(host_kernel, STR, SELF, "host kernel")                              \

@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "accounting.h"
+#include "commands.h"
 
 static const char dram_pmem_yaml[] =
 	"name: t\ncpus: 2\nnodes:\n"
@@ -91,7 +92,10 @@ TEST(accounting_plugin_arg_and_gpa)
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	acct_plugin_arg(t, "/lab/tiermem.so", MT_RULE_DOUBLED, "/r/raw/memtiming-1,x.txt", &sb);
+	char err[256];
+
+	CHECK(acct_plugin_arg(t, "/lab/tiermem.so", MT_RULE_DOUBLED, "/r/raw/memtiming-1,x.txt",
+			      ACCT_COUNT, &sb, err, sizeof(err)) == 0);
 	CHECK_STR(sb.s, "file=/lab/tiermem.so,out=/r/raw/memtiming-1,,x.txt,rule=doubled,"
 		  "node=0:0x0:0x40000000,node=1:0x40000000:0x40000000,"
 		  "llc_size=28835840,llc_ways=11,llc_line=64");
@@ -100,7 +104,7 @@ TEST(accounting_plugin_arg_and_gpa)
 	t->llc_size = 1 << 20;
 	t->llc_ways = 16;
 	t->llc_line = 128;
-	acct_plugin_arg(t, "/p.so", MT_RULE_PLAIN, "/o", &sb);
+	CHECK(acct_plugin_arg(t, "/p.so", MT_RULE_PLAIN, "/o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
 	CHECK_STR(sb.s, "file=/p.so,out=/o,rule=plain,node=0:0x0:0x40000000,node=1:0x40000000:0x40000000,"
 		  "llc_size=1048576,llc_ways=16,llc_line=128");
 	sb_free(&sb);
@@ -325,4 +329,260 @@ TEST(accounting_case_phases_summed_per_case)
 	sb_free(&checks);
 	acct_file_free(&f);
 	free(t);
+}
+
+/* ---- delay injection (--memory-timing delay, experimental) ---- */
+
+/*
+ * A delay boot of dram-pmem (2026-12-07, dilation 24): the calibration
+ * walk, then the two chases, their guest times in walk_ns.
+ */
+static const char delay_report[] =
+	"tierlab-memtiming 1\n"
+	"config rule=doubled llc_size=28835840 llc_ways=11 llc_line=64 nodes=2\n"
+	"node id=0 start=0x0 size=0x40000000\n"
+	"node id=1 start=0x40000000 size=0x40000000\n"
+	"delay dilation=24 calibrated=1 calib_phase=1 calib_host_ns=320969672 calib_misses=1048875 calib_ns_per_miss=306.013\n"
+	"lat id=0 ns=81 delay_ns=1638\n"
+	"lat id=1 ns=305 delay_ns=7014\n"
+	"phase seq=1 id=4 closed=1 io=0\n"
+	"count phase=1 node=0 reads=1048990 writes=20 misses=1048875 writebacks=3\n"
+	"count phase=1 node=1 reads=0 writes=0 misses=0 writebacks=0\n"
+	"count phase=1 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"phase seq=2 id=1 closed=1 io=0\n"
+	"count phase=2 node=0 reads=1049415 writes=574 misses=1048713 writebacks=46\n"
+	"count phase=2 node=1 reads=0 writes=0 misses=0 writebacks=0\n"
+	"count phase=2 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"phase seq=3 id=1 closed=1 io=0\n"
+	"count phase=3 node=0 reads=15837 writes=573 misses=14126 writebacks=77\n"
+	"count phase=3 node=1 reads=1048576 writes=0 misses=1048576 writebacks=0\n"
+	"count phase=3 node=none reads=0 writes=0 misses=0 writebacks=0\n"
+	"end phases=3 probes=0 dropped=0\n";
+
+static char *delay_phase_lines[] = {
+	"id=4 bench=chase policy=bind nodes=node:0 pagesize=4k scenario=calibration loads=1048576 walk_ns=320969672",
+	"id=1 bench=chase policy=bind nodes=node:0 pagesize=4k scenario=chase loads=1048576 bound=0 walk_ns=2181293056",
+	"id=1 bench=chase policy=bind nodes=node:1 pagesize=4k scenario=chase loads=1048576 bound=1 walk_ns=8236597023",
+};
+
+TEST(accounting_mode_and_delay_plugin_arg)
+{
+	struct topo *t = load(dram_pmem_yaml);
+	struct sbuf sb = { 0 };
+	enum acct_mode m = ACCT_OFF;
+	char err[200];
+
+	CHECK(acct_mode_parse("delay", &m, err, sizeof(err)) == 0 && m == ACCT_DELAY);
+	CHECK(acct_mode_parse("count", &m, err, sizeof(err)) == 0 && m == ACCT_COUNT);
+	CHECK(acct_mode_parse("off", &m, err, sizeof(err)) == 0 && m == ACCT_OFF);
+	CHECK(acct_mode_parse("Delay", &m, err, sizeof(err)) == -1);
+	CHECK_STR(err, "--memory-timing: 'Delay' is not off, count or delay");
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "m.txt", ACCT_DELAY, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, ",llc_line=64,delay=24,lat=0:81,lat=1:305") != NULL);
+	CHECK(sb.s && sb.s[strlen(sb.s) - 1] == '5');
+	sb_free(&sb);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "m.txt", ACCT_OFF, &sb, err, sizeof(err)) == -1);
+	sb_free(&sb);
+	/* a node without HMAT figures has no latency to delay by */
+	t->hmat[0][1].set = false;
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "m.txt", ACCT_DELAY, &sb, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "node 1 has no HMAT read latency") != NULL);
+	sb_free(&sb);
+	/* count mode does not need it */
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "m.txt", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	sb_free(&sb);
+	free(t);
+}
+
+TEST(accounting_delay_report_rows_and_checks)
+{
+	struct topo *t = load(dram_pmem_yaml);
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256];
+
+	CHECK(t != NULL);
+	if (!t || acct_file_parse("m", delay_report, &f, err, sizeof(err))) {
+		free(t);
+		(*failures)++;
+		return;
+	}
+	CHECK(f.delay && f.dilation == 24 && f.calib.done && f.calib.phase == 1);
+	CHECK(f.lat_ns[1] == 305 && f.delay_ns[1] == 7014);
+	CHECK_NEAR(f.calib.ns_per_miss, 306.013, 1e-9);
+	acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok") == NULL);
+	CHECK(strstr(checks.s, "ok delay (experimental): calibrated by phase 1, 306.0 host ns per miss") != NULL);
+	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, read latencies)") != NULL);
+	/* 14126 kernel misses on node 0 in a walk of seconds (measured in a 13 s walk): 0.9867, enough in delay mode */
+	CHECK(strstr(checks.s, "ok chase bound to node 1: 0.9867") != NULL);
+	/* rows carry 6 significant digits */
+	CHECK_NEAR(row_value(rows.s, "node:0", "guest_ns_per_load"), 2181293056.0 / 1048576, 0.01);
+	CHECK_NEAR(row_value(rows.s, "node:1", "guest_ns_per_load"), 8236597023.0 / 1048576, 0.01);
+	CHECK_NEAR(row_value(rows.s, "node:1", "delay_ratio_vs_node0"), 8236597023.0 / 2181293056, 1e-5);
+	CHECK_NEAR(row_value(rows.s, "node:1", "guest_ns_per_load_undilated"), 8236597023.0 / 1048576 / 24, 0.001);
+	CHECK(row_value(rows.s, "node:0", "delay_dilation") == 24);
+	CHECK_NEAR(row_value(rows.s, "node:1", "delay_calib_ns_per_miss"), 306.013, 1e-9);
+	/* the base node has no ratio against itself */
+	CHECK(isnan(row_value(rows.s, "node:0", "delay_ratio_vs_node0")));
+	/* the calibration walk is a labelled phase of its own, not a chase */
+	CHECK(strstr(rows.s, "scenario=calibration metric=llc_misses value=1048875") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+
+	/* never calibrated, or a dilation too small for the calibration: the check fails */
+	f.calib.done = false;
+	acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok delay (experimental): no calibration phase") != NULL);
+	CHECK(isnan(row_value(rows.s, "node:1", "delay_calib_ns_per_miss")));
+	sb_free(&rows);
+	sb_free(&checks);
+	f.calib.done = true;
+	f.dilation = 3;
+	acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok delay (experimental): calibrated by phase 1") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	/* count mode holds chases to 0.99 on the bound node */
+	f.delay = false;
+	acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok chase bound to node 1: 0.9867") != NULL);
+	CHECK(isnan(row_value(rows.s, "node:1", "delay_ratio_vs_node0")));
+	CHECK(!isnan(row_value(rows.s, "node:1", "guest_ns_per_load")));
+	sb_free(&rows);
+	sb_free(&checks);
+	acct_file_free(&f);
+	free(t);
+}
+
+TEST(accounting_delay_report_strict)
+{
+	static const struct {
+		const char *from, *to, *why;
+	} cut[] = {
+		/* a lat line without its delay line */
+		{ "delay dilation=24 calibrated=1 calib_phase=1 calib_host_ns=320969672 calib_misses=1048875 calib_ns_per_miss=306.013\n",
+		  "", "m:5: lat: malformed, without a delay line" },
+		/* lat lines out of node order */
+		{ "lat id=0 ns=81 delay_ns=1638\n", "", "m:6: lat: malformed, without a delay line, or not in node order" },
+		{ "dilation=24", "dilation=0", "m:5: delay: malformed" },
+		{ "calibrated=1", "calibrated=2", "m:5: delay: malformed" },
+	};
+	struct acct_file f;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(cut) / sizeof(*cut); i++) {
+		char *text = strdup(delay_report), *at = strstr(text, cut[i].from);
+
+		CHECK(at != NULL);
+		if (!at) {
+			free(text);
+			continue;
+		}
+		memmove(at + strlen(cut[i].to), at + strlen(cut[i].from), strlen(at + strlen(cut[i].from)) + 1);
+		memcpy(at, cut[i].to, strlen(cut[i].to));
+		CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == -1);
+		if (strncmp(err, cut[i].why, strlen(cut[i].why)))
+			fprintf(stderr, "  case %zu: '%s'\n", i, err);
+		CHECK(!strncmp(err, cut[i].why, strlen(cut[i].why)));
+		free(text);
+	}
+}
+
+TEST(accounting_report_round_trip_with_delay)
+{
+	struct mt_config cfg = { .map = { .n = 2, .node = { { 0, 0, 1ULL << 30 }, { 1, 1ULL << 30, 1ULL << 30 } },
+					  .rule = MT_RULE_DOUBLED },
+				 .llc_size = 28835840, .llc_ways = 11, .llc_line = 64, .out = "x",
+				 .dilation = 24, .lat_ns = { 81, 305 } };
+	struct mt_calib cal = { true, 1, 320969672, 1048875, 306.013 };
+	struct mt_phase ph = { .id = 4, .closed = true };
+	struct acct_file f;
+	char *text = NULL, err[256];
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	CHECK(mt_report_write(m, &cfg, &cal, &ph, 1, NULL, 0, 0) == 0);
+	fclose(m);
+	CHECK(strstr(text, "\nlat id=1 ns=305 delay_ns=7014\n") != NULL);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	CHECK(f.delay && f.calib.misses == 1048875 && f.delay_ns[0] == 1638);
+	acct_file_free(&f);
+	free(text);
+	/* uncalibrated: said so, the waits the dilated latencies */
+	text = NULL;
+	m = open_memstream(&text, &len);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	CHECK(mt_report_write(m, &cfg, NULL, &ph, 1, NULL, 0, 0) == 0);
+	fclose(m);
+	CHECK(strstr(text, "calibrated=0") != NULL && strstr(text, "lat id=0 ns=81 delay_ns=1944\n") != NULL);
+	free(text);
+}
+
+TEST(accounting_node_table_against_topology)
+{
+	struct topo *t = load(dram_pmem_yaml);
+	struct acct_file f;
+	char err[256];
+
+	CHECK(t != NULL);
+	if (!t || acct_file_parse("m", delay_report, &f, err, sizeof(err))) {
+		free(t);
+		(*failures)++;
+		return;
+	}
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == 0);
+	f.node[1].size = 0x20000000;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin's node 1 at 0x40000000 size 0x20000000, the topology's node 1 at 0x40000000 size 0x40000000");
+	f.node[1].size = 0x40000000;
+	f.lat_ns[1] = 300;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "delays node 1's misses by a latency of 300 ns") != NULL);
+	f.lat_ns[1] = 305;
+	f.nnodes = 1;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin has 1 memory nodes, the topology more (node 1)");
+	f.nnodes = 2;
+	{
+		struct sbuf rows = { 0 }, checks = { 0 };
+
+		f.node[0].id = 5;
+		acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
+		CHECK(strstr(checks.s, "not ok node table: the plugin's node 5") != NULL);
+		sb_free(&rows);
+		sb_free(&checks);
+	}
+	acct_file_free(&f);
+	free(t);
+}
+
+TEST(accounting_plan_warns_when_nothing_marks_a_phase)
+{
+	const char *none[] = { "checks", "oom", "model" };
+	const char *lat[] = { "checks", "latency" };
+	const char *chase[] = { "chase" };
+	char buf[300];
+
+	CHECK(plan_memtiming_warning(ACCT_COUNT, none, 3, 0, buf, sizeof(buf)) == 1);
+	CHECK(strstr(buf, "warning: --memory-timing count: no benchmark of the plan marks a phase") == buf);
+	CHECK(plan_memtiming_warning(ACCT_COUNT, NULL, 0, 0, buf, sizeof(buf)) == 1);
+	CHECK(plan_memtiming_warning(ACCT_OFF, none, 3, 0, buf, sizeof(buf)) == 0);
+	CHECK(plan_memtiming_warning(ACCT_COUNT, lat, 2, 0, buf, sizeof(buf)) == 0);
+	/* a workload marks its run */
+	CHECK(plan_memtiming_warning(ACCT_COUNT, none, 3, 1, buf, sizeof(buf)) == 0);
+	/* delay: calibrated by chase only */
+	CHECK(plan_memtiming_warning(ACCT_DELAY, lat, 2, 0, buf, sizeof(buf)) == 1);
+	CHECK(strstr(buf, "no chase in the plan, so no calibration") != NULL);
+	CHECK(plan_memtiming_warning(ACCT_DELAY, chase, 1, 0, buf, sizeof(buf)) == 0);
+	CHECK(plan_memtiming_warning(ACCT_DELAY, none, 3, 0, buf, sizeof(buf)) == 1);
+	CHECK(strstr(buf, "--memory-timing delay: no benchmark") != NULL);
 }

@@ -108,7 +108,7 @@ TEST(qemu_argv_refuses_conflicts)
 			       .accel = "kvm", .icount = true };
 	struct topo *t = dram_pmem();
 	struct topo_args a;
-	char err[128];
+	char err[256];
 
 	CHECK(t != NULL);
 	if (!t)
@@ -120,7 +120,25 @@ TEST(qemu_argv_refuses_conflicts)
 	o.plugin = "file=x";
 	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == -1);
 	CHECK_STR(err, "--memory-timing count needs TCG; the accelerator is kvm");
+	o.delay = true;
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == -1);
+	CHECK_STR(err, "--memory-timing delay needs TCG; the accelerator is kvm");
+	/* delay injection is host time: a guest clock counting instructions never sees it */
+	o.accel = "tcg";
+	o.icount = true;
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == -1);
+	CHECK_STR(err, QEMU_DELAY_ICOUNT_ERR);
+	CHECK(strstr(err, "--memory-timing delay needs --clock wall") == err && !strchr(err, '\n'));
+	CHECK(a.n == 0);
+	o.icount = false;
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == 0);
+	CHECK(a.n > 2 && !strcmp(a.v[a.n - 2], "-plugin"));
+	topo_args_free(&a);
 	o.plugin = NULL;
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == -1);
+	CHECK_STR(err, "delay injection without the plugin");
+	o.delay = false;
+	o.accel = "kvm";
 	o.accel = "xen";
 	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == -1);
 	CHECK_STR(err, "accel: 'xen' is not tcg or kvm");

@@ -1528,3 +1528,47 @@ TEST(report_access_cost_counted_beside_the_model)
 	sb_free(&w);
 	sb_free(&m);
 }
+
+/*
+ * #21, --memory-timing delay (experimental): the chase pairs only, each
+ * boot's ratio against HMAT's with its dilation and calibration, the mean.
+ */
+TEST(report_delay_chase_pairs)
+{
+	struct row rows[16];
+	struct run r = { 0 };
+	struct sbuf b = { 0 };
+	size_t n = 0;
+	const char *boots[2] = { "1", "2" }, *load1[2] = { "7800", "7600" };
+
+	for (int k = 0; k < 2; k++) {
+		mk_boot = boots[k];
+		rows[n++] = mkrow("chase", "bind", "node:0", "4k", "chase", "guest_ns_per_load", "2000");
+		rows[n++] = mkrow("chase", "bind", "node:1", "4k", "chase", "guest_ns_per_load", load1[k]);
+		rows[n++] = mkrow("chase", "bind", "node:1", "4k", "chase", "delay_dilation", "24");
+		rows[n++] = mkrow("chase", "bind", "node:1", "4k", "chase", "delay_calib_ns_per_miss", "306.013");
+		rows[n++] = mkrow("chase", "bind", "node:1", "4k", "chase", "delay_ratio_vs_node0", k ? "3.8" : "3.9");
+		rows[n++] = mkrow("chase", "bind", "node:1", "4k", "chase", "hmat_ratio_vs_node0", "3.76543");
+		/* a workload's timing in the same run: never a pair */
+		rows[n++] = mkrow("stress-vm", "bind", "pmem:1", "-", "quick", "delay_ratio_vs_node0", "9");
+	}
+	mk_boot = "b1";
+	for (size_t i = 0; i < n; i++)
+		rows[i].line = (unsigned)i + 2;
+	r.boot_rows = rows;
+	r.nboot_rows = n;
+	CHECK(delay_summary(&r, &b) == 2);
+	CHECK(b.s && strstr(b.s, "Boot 1: node:1 7800 ns per load, node:0 2000 (guest clock; undilated 325.0 "
+			    "and 83.3 ns), ratio 3.900 against HMAT's 3.765 (+3.6 %); dilation 24, "
+			    "calibration 306.013 host ns per miss (summary.csv lines 2, 3, 4, 5, 6, 7).\n") != NULL);
+	CHECK(b.s && strstr(b.s, "Boot 2: node:1 7600 ns per load") != NULL);
+	CHECK(b.s && strstr(b.s, "Over 2 pairs: mean ratio 3.850 against HMAT's 3.765 (+2.2 %), the farthest pair 3.6 % off.") != NULL);
+	CHECK(b.s && !strstr(b.s, "stress-vm") && !strstr(b.s, "9.000"));
+	if (b.s && !strstr(b.s, "Over 2 pairs"))
+		fprintf(stderr, "  got: %s", b.s);
+	sb_free(&b);
+	/* no delay rows: nothing said here (the section says so) */
+	r.nboot_rows = 2;
+	CHECK(delay_summary(&r, &b) == 0 && b.len == 0);
+	sb_free(&b);
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plugin/memtiming.c, delay injection's pure parts (--memory-timing delay,
+ * experimental): the wait per miss from the dilation, the node's latency
+ * and the calibration; the calibration's arithmetic; the pacing that pays
+ * the waits in epochs with the host time the vCPU did not run credited;
+ * and the delay= and lat= arguments.
+ */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "memtiming.h"
+
+TEST(plugin_delay_per_miss)
+{
+	/* dram-pmem at dilation 24, calibrated at 306 host ns per miss (a boot of 2026-12-07) */
+	CHECK(mt_delay_ns(24, 81, 306.013) == 1638);
+	CHECK(mt_delay_ns(24, 305, 306.013) == 7014);
+	/* so a DRAM miss costs 24 x 81 in all, a PMEM one 24 x 305: HMAT's ratio */
+	CHECK_NEAR((306.013 + (double)mt_delay_ns(24, 305, 306.013)) /
+		   (306.013 + (double)mt_delay_ns(24, 81, 306.013)), 305.0 / 81, 1e-3);
+	/* uncalibrated: the dilated latency, nothing taken off */
+	CHECK(mt_delay_ns(16, 81, 0) == 1296);
+	CHECK(mt_delay_ns(16, 81, -1) == 1296);
+	/* below the calibration: no wait at all, never a negative one */
+	CHECK(mt_delay_ns(1, 81, 400) == 0);
+	CHECK(mt_delay_ns(2.5, 3, 0) == 8);
+}
+
+TEST(plugin_delay_feasible_and_calibration)
+{
+	const uint32_t lat[2] = { 81, 305 };
+
+	CHECK(mt_delay_feasible(24, lat, 2, 306));
+	/* 3 x 81 = 243 < 306: DRAM's misses would not wait, the ratio would be lost */
+	CHECK(!mt_delay_feasible(3, lat, 2, 306));
+	CHECK(!mt_delay_feasible(2, lat, 2, 162));	/* equal is not enough */
+	CHECK(!mt_delay_feasible(24, lat, 0, 306));
+	CHECK_NEAR(mt_calib_ns_per_miss(421801788, 1048955), 402.116, 1e-3);
+	CHECK(mt_calib_ns_per_miss(421801788, 0) < 0);
+}
+
+TEST(plugin_delay_pacing)
+{
+	struct mt_pace p = { 0 };
+
+	/* owed in epochs: paid once MT_PACE_EPOCH_NS are owed */
+	CHECK(!mt_pace_owe(&p, MT_PACE_EPOCH_NS - 1));
+	CHECK(mt_pace_owe(&p, 1));
+	/* no payment before: all of it, nothing credited */
+	CHECK(mt_pace_settle(&p, 1000000, 500000) == MT_PACE_EPOCH_NS);
+	CHECK(p.pending == 0 && p.credit == 0);
+	/* the spin overshot its deadline by 300 ns: credit */
+	mt_pace_mark(&p, 1000300, 520300, 1000000);
+	CHECK(p.credit == 300);
+	/* 10 us of wall time, of which the thread ran 4 us: 6 us felt already */
+	mt_pace_owe(&p, 20000);
+	CHECK(mt_pace_settle(&p, 1000300 + 10000, 520300 + 4000) == 20000 - 300 - 6000);
+	CHECK(p.credit == 0);
+	mt_pace_mark(&p, 1050000, 540000, 1050000);
+	/* more credit than owed: nothing to pay, the rest kept */
+	mt_pace_owe(&p, 1000);
+	CHECK(mt_pace_settle(&p, 1050000 + 9000, 540000 + 1000) == 0);
+	CHECK(p.credit == 8000 - 1000);
+	/* a long stall is credited up to MT_PACE_CREDIT_NS only */
+	mt_pace_mark(&p, 1059000, 541000, 1059000);
+	mt_pace_owe(&p, 0);
+	mt_pace_settle(&p, 1059000 + 5ULL * MT_PACE_CREDIT_NS, 541000);
+	CHECK(p.credit == MT_PACE_CREDIT_NS);
+	/* a clock read out of order (CPU ahead of wall) credits nothing */
+	p = (struct mt_pace){ .marked = true, .mark_wall = 100, .mark_cpu = 100 };
+	mt_pace_owe(&p, 500);
+	CHECK(mt_pace_settle(&p, 200, 400) == 500);
+}
+
+TEST(plugin_delay_args)
+{
+	struct mt_config cfg;
+	char err[200];
+	char *good[] = { "out=r.txt", "rule=doubled", "lat=1:305", "node=0:0:0x40000000",
+			 "node=1:0x40000000:0x40000000", "delay=24", "lat=0:81" };
+	char *lat_only[] = { "out=r.txt", "rule=plain", "node=0:0:0x40000000", "lat=0:81" };
+	char *one_lat[] = { "out=r.txt", "rule=plain", "node=0:0:4096", "node=1:4096:4096", "delay=24",
+			    "lat=0:81" };
+	char *stray[] = { "out=r.txt", "rule=plain", "node=0:0:4096", "delay=24", "lat=0:81", "lat=3:9" };
+	char *twice[] = { "out=r.txt", "rule=plain", "node=0:0:4096", "delay=24", "lat=0:81", "lat=0:82" };
+	char *bad_d[] = { "out=r.txt", "rule=plain", "node=0:0:4096", "delay=0", "lat=0:81" };
+
+	CHECK(mt_parse_args(7, good, &cfg, err, sizeof(err)) == 0);
+	CHECK(cfg.dilation == 24 && cfg.lat_ns[0] == 81 && cfg.lat_ns[1] == 305);
+	/* count mode: no dilation */
+	CHECK(mt_parse_args(4, good + 1, &cfg, err, sizeof(err)) == -1);	/* no out= */
+	CHECK(mt_parse_args(3, lat_only, &cfg, err, sizeof(err)) == 0 && cfg.dilation == 0);
+	CHECK(mt_parse_args(4, lat_only, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'lat=...': a latency without delay=DILATION");
+	CHECK(mt_parse_args(6, one_lat, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "missing lat=1:NS (delay= needs every node's latency)");
+	CHECK(mt_parse_args(6, stray, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 6 'lat=3:9': no node=3");
+	CHECK(mt_parse_args(6, twice, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 6 'lat=0:82': node 0's latency given twice");
+	CHECK(mt_parse_args(5, bad_d, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'delay=0': the dilation is a number from 1 to 1000");
+	bad_d[3] = "delay=24x";
+	CHECK(mt_parse_args(5, bad_d, &cfg, err, sizeof(err)) == -1);
+	bad_d[3] = "delay=1001";
+	CHECK(mt_parse_args(5, bad_d, &cfg, err, sizeof(err)) == -1);
+	bad_d[3] = "delay=2.5";
+	CHECK(mt_parse_args(5, bad_d, &cfg, err, sizeof(err)) == 0 && cfg.dilation == 2.5);
+	bad_d[4] = "lat=0:0";
+	CHECK(mt_parse_args(5, bad_d, &cfg, err, sizeof(err)) == -1);
+}
