@@ -479,7 +479,7 @@ plan_token() {
 # boots/ID.status when it completed (whatever its outcome), which is what
 # --resume looks for; an interrupted boot leaves none and is redone.
 do_boot() {
-	local id=$1 t=$2 name stage qrc=0 qstatus crc=0 line erc
+	local id=$1 t=$2 name stage qrc=0 crc=0 line
 	name=$(basename "$t" .yaml)
 	stage=$work/boot-$id
 	rm -rf "$stage"
@@ -514,14 +514,9 @@ do_boot() {
 	while kill -0 "$boot_pid" 2>/dev/null; do wait "$boot_pid" || qrc=$?; done
 	rm -rf "$stage"
 	boot_pid=
-	case $qrc in
-	0) qstatus=ok ;;
-	124) qstatus=timeout ;;
-	125) qstatus=idle ;;
-	*) [ "$interrupted" = 0 ] || return 130; qstatus=fail ;;
-	esac
 	[ "$interrupted" = 0 ] || return 130
-	line=$(flock "$run/.collect.lock" "$labtool" collect "$run" "$id" --topology "$name" --qemu-status "$qstatus" \
+	# labtool collect writes the boot's own files only (boots/ID.*): no lock
+	line=$("$labtool" collect "$run" "$id" --topology "$name" --boot-rc "$qrc" \
 		--memory-timing "$memory_timing" --topology-file "$t") || crc=$?
 	# A failed boot or step is said even under -q.
 	if [ "$crc" = 0 ]; then
@@ -532,25 +527,29 @@ do_boot() {
 	if [ -f "$run/boots/$id.panic.txt" ]; then
 		sed -n '1,40p' "$run/boots/$id.panic.txt" | sed 's/^/    /' >&2
 	fi
-	[ "$crc" -le 1 ] || crc=3
-	if [ -n "$exec_cmd" ]; then
-		flock "$run/.collect.lock" cat "$run/boots/$id.out"
-		erc=$(sed -n 's/^exec_rc=//p' "$run/boots/$id.status")
-		[ "$erc" = -1 ] || [ "$crc" = 3 ] || crc=$erc
-	elif [ "$crc" -lt 3 ] && [ -f "$run/guest-topology.csv" ] && [ "$id" = "$(first_boot_of "$t")" ]; then
-		if guest_view_ok "$t"; then
-			say "boot $id/$total: the guest's view matches $(basename "$t")"
-		else
-			say "boot $id/$total: the guest's view of the machine differs from $t (above)"
-			crc=$((crc > 1 ? crc : 1))
-		fi
-	fi
-	return "$crc"
+	[ -z "$exec_cmd" ] || cat "$run/boots/$id.out"
+	outcome "$id"
 }
 
-# guest_view_ok TOPOLOGY: the guest's view of the machine (guest-topology.csv,
-# from the topology's first boot) matches the file; differences to stderr.
-guest_view_ok() { "$labtool" check-guest "$1" "$run/guest-topology.csv" --kernel-release "$release" >&2; }
+# outcome ID: exit with a collected boot's outcome (labtool outcome: 3 the
+# boot failed, else the --exec command's status, else 1 if a check or step
+# failed or, for a topology's first boot, if the guest's view of the machine
+# differs from the topology; checked again for a kept boot).
+outcome() {
+	local t=${boot_list[$1 - 1]} args=() rc=0 view
+	if [ -n "$exec_cmd" ]; then
+		args=(--exec)
+	elif [ "$1" = "$(first_boot_of "$t")" ]; then
+		args=(--guest-view "$t" --kernel-release "$release")
+	fi
+	view=$("$labtool" outcome "$run" "$1" "${args[@]+"${args[@]}"}") || rc=$?
+	case $view in
+	match) say "boot $1/$total: the guest's view matches $(basename "$t")" ;;
+	# said even under -q
+	differs) echo "run-lab: boot $1/$total: the guest's view of the machine differs from $t (above)" >&2 ;;
+	esac
+	return "$rc"
+}
 
 # Boot ids: 1..N over topologies x repetitions, in order.
 boot_list=()
@@ -570,30 +569,6 @@ trap on_signal INT TERM HUP
 
 # Each boot records its outcome in work/rc-ID, so parallel boots report
 # theirs as reliably as serial ones.
-# A boot collected before counts with the outcome it recorded, as do_boot
-# would have returned it: 3 the boot failed, else the --exec command's status,
-# else 1 if a check or step failed or, for a topology's first boot, if the
-# guest's view of the machine differs from the topology (checked again: the
-# check reads only guest-topology.csv and the topology file).
-kept_rc() {
-	local f=$run/boots/$1.status st erc t=${boot_list[$1 - 1]}
-	st=$(sed -n 's/^status=//p' "$f")
-	erc=$(sed -n 's/^exec_rc=//p' "$f")
-	if [ "$st" != ok ]; then
-		echo 3
-	elif [ -n "$exec_cmd" ] && [ -n "$erc" ] && [ "$erc" != -1 ]; then
-		echo "$erc"
-	elif grep -Eq '^(tap_not_ok|steps_failed)=[1-9]' "$f"; then
-		echo 1
-	elif [ -z "$exec_cmd" ] && [ "$1" = "$(first_boot_of "$t")" ] && [ -f "$run/guest-topology.csv" ] &&
-		! guest_view_ok "$t"; then
-		# said even under -q, as do_boot says it
-		echo "run-lab: boot $1/$total: the guest's view of the machine differs from $t (labtool check-guest)" >&2
-		echo 1
-	else
-		echo 0
-	fi
-}
 # One process per boot (boots of a plan share the run directory): a line of
 # the plan run twice, or --resume while the plan's boots still run, waits for
 # the boot in flight and keeps it rather than booting it again.
@@ -609,7 +584,7 @@ boot_and_record() {
 	fi
 	if [ -f "$run/boots/$1.status" ]; then
 		say "boot $1/$total: done by the other process, kept"
-		rc=$(kept_rc "$1")
+		outcome "$1" || rc=$?
 	else
 		do_boot "$1" "$2" || rc=$?
 	fi
@@ -622,7 +597,9 @@ for i in "${!boot_list[@]}"; do
 	[ -z "$only_boot" ] || [ "$id" = "$only_boot" ] || continue
 	if [ -f "$run/boots/$id.status" ]; then
 		say "boot $id/$total: done before, kept"
-		kept_rc "$id" > "$work/rc-$id"
+		rc=0
+		outcome "$id" || rc=$?
+		echo "$rc" > "$work/rc-$id"
 		continue
 	fi
 	if [ "$jobs" = 1 ]; then
@@ -649,7 +626,9 @@ if [ -n "$only_boot" ]; then
 	exit "$worst"
 fi
 
-# --- provenance and report -----------------------------------------------------
+# --- the run's files, provenance and report ---------------------------------------
+# summary.csv and guest-topology.csv from the boots' own files (labtool finish)
+"$labtool" finish "$run" || exit $?
 mapfile -d '' -t k < <(kernel_meta)
 # (a newer lab's meta.json is refused in one line, exit 65, and left as it is)
 "$labtool" meta end "$run" "${k[@]+"${k[@]}"}" || exit $?

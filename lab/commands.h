@@ -17,7 +17,9 @@
 	X(expect, "TOPOLOGY.yaml", "print the guest view the file promises (CSV)") \
 	X(check_guest, "TOPOLOGY.yaml GUEST.csv", "compare the guest's view with the file") \
 	X(plan, "TOPOLOGY.yaml [options]", "write the guest plan for one boot") \
-	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into summary rows") \
+	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into its rows and files") \
+	X(outcome, "RUN-DIR BOOT-ID [--exec] [--guest-view T --kernel-release R]", "exit with a collected boot's outcome") \
+	X(finish, "RUN-DIR", "write summary.csv and guest-topology.csv from the boots' files") \
 	X(report, "RUN-DIR", "regenerate plots and report.html/report.md of a run") \
 	X(compare, "RUN-DIR RUN-DIR...", "compare runs side by side, differences with CIs") \
 	X(meta, "init|end|get RUN-DIR ...", "write meta.json (its one writer) or read a key of it") \
