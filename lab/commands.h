@@ -16,6 +16,8 @@
 	X(describe, "TOPOLOGY.yaml", "print the machine model as key=value lines") \
 	X(expect, "TOPOLOGY.yaml", "print the guest view the file promises (CSV)") \
 	X(check_guest, "TOPOLOGY.yaml GUEST.csv", "compare the guest's view with the file") \
+	X(args, "--lab DIR [--names] -- RUN-LAB-ARGS...", "check run-lab's options, print them for its shell") \
+	X(init, "[--run RUN-DIR] [META-ARGS] -- OPTIONS...", "create a run directory: run.args, started, meta.json") \
 	X(plan, "TOPOLOGY.yaml [options]", "write the guest plan for one boot") \
 	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into its rows and files") \
 	X(outcome, "RUN-DIR BOOT-ID [--exec] [--guest-view T --kernel-release R]", "exit with a collected boot's outcome") \
