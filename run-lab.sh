@@ -118,13 +118,14 @@ fi
 kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
 
 qemu_version=$(qemu-system-x86_64 --version | head -n 1)
+plugin=()
+[ "$memory_timing" = off ] || plugin=(--plugin "$lab/build/plugin/tiermem.so" --qemu-version "$qemu_version")
 # qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL MEMTIMING-FILE -> the array qemu,
 # the whole command as labtool builds it (lab/qemu.c)
 qemu_cmd() {
 	local f args=(--kernel "$2" --initrd "$3" --console "$4" --channel "$5" --accel "$6" --clock "$clock")
 	[ "$no_prealloc" = 0 ] || args+=(--no-prealloc)
-	[ "$memory_timing" = off ] ||
-		args+=(--memory-timing-out "$7" --plugin "$lab/build/plugin/tiermem.so" --qemu-version "$qemu_version")
+	[ "$memory_timing" = off ] || args+=(--memory-timing-out "$7" "${plugin[@]}")
 	f=$(mktemp "${TMPDIR:-/tmp}/tierlab-argv.XXXXXX") || die "cannot create a file in ${TMPDIR:-/tmp}"
 	if ! "$labtool" qemu-argv "$1" "${args[@]}" >"$f"; then
 		rm -f "$f"
@@ -236,16 +237,6 @@ else
 	new_run "${topologies[@]}"
 fi
 
-# plan_token: percent-encode one plan token
-plan_token() {
-	local s=$1 out= c i
-	for ((i = 0; i < ${#s}; i++)); do
-		c=${s:i:1}
-		case $c in [A-Za-z0-9._,:+=/-]) out+=$c ;; *) out+=$(printf '%%%02X' "'$c") ;; esac
-	done
-	printf '%s' "$out"
-}
-
 # One boot: plan, initramfs, QEMU under the watchdog, collect.  Leaves
 # boots/ID.status when it completed (whatever its outcome), which is what
 # --resume looks for; an interrupted boot leaves none and is redone.
@@ -255,23 +246,14 @@ do_boot() {
 	stage=$work/boot-$id
 	rm -rf "$stage"
 	mkdir -p "$stage/root/lab" "$stage/root/bin"
-	if [ -n "$exec_cmd" ]; then
-		{
-			echo "boot $id"
-			echo "step exec ${step_timeout:-$boot_timeout} sh -c $(plan_token "$exec_cmd")"
-		} > "$stage/root/lab/plan"
-	else
-		"$labtool" plan "$t" --boot-id "$id" --profile "$profile" --clock "$clock" ${step_timeout:+--step-timeout "$step_timeout"} \
-			--benches "$benches" --workloads "$workloads" > "$stage/root/lab/plan" || return 2
-	fi
+	# The boot's plan and QEMU command (raw/plan-ID.txt, raw/qemu-ID.cmd), from run.args
+	"$labtool" prepare "$run" "$id" --kernel "$kdir/bzImage" --initrd "$stage/initrd" --accel "$accel" \
+		"${plugin[@]+"${plugin[@]}"}" > "$stage/argv" || return 2
+	mapfile -d '' -t qemu < "$stage/argv"
+	cp "$run/raw/plan-$id.txt" "$stage/root/lab/plan"
 	for a in "${adds[@]+"${adds[@]}"}"; do cp "$a" "$stage/root/bin/"; done
 	(cd "$stage/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
 		cat "$lab/build/initramfs.cpio" - > "$stage/initrd"
-	cp "$stage/root/lab/plan" "$run/raw/plan-$id.txt"
-	qemu_cmd "$t" "$kdir/bzImage" "$stage/initrd" "$run/raw/console-$id.log" "$run/raw/channel-$id.log" "$accel" \
-		"$run/raw/memtiming-$id.txt"
-	rm -f "$run/raw/memtiming-$id.txt"
-	printf '%q ' "${qemu[@]}" > "$run/raw/qemu-$id.cmd"
 	say "boot $id/$total: $name ($accel, clock $clock, profile $profile)"
 	local progress=
 	[ "$quiet" = 1 ] || progress=yes

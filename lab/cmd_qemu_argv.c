@@ -36,14 +36,47 @@ static int usage(void)
 	return EXIT_USAGE;
 }
 
+int qemu_boot_argv(const char *path, struct qemu_opts *o, const char *mt_out, const char *so,
+		   const char *version, struct topo_args *a)
+{
+	struct sbuf plugin = { 0 };
+	struct topo *t = xcalloc(1, sizeof(*t));
+	char err[256];
+	int rc;
+
+	o->bios = access(qboot, R_OK) == 0 ? qboot : NULL;
+	rc = topo_load(path, t, stderr);
+	if (!rc && mt_out) {
+		enum mt_rule rule;
+
+		if (acct_rule_for_qemu(version, &rule, err, sizeof(err))) {
+			fprintf(stderr, "labtool qemu-argv: --qemu-version: %s\n", err);
+			rc = EXIT_USAGE;
+		} else {
+			acct_plugin_arg(t, so, rule, mt_out, &plugin);
+			o->plugin = plugin.s;
+		}
+	}
+	if (!rc) {
+		int r = qemu_argv(t, o, a, err, sizeof(err));
+
+		if (r == -1)
+			fprintf(stderr, "labtool qemu-argv: %s\n", err);
+		else if (r < 0)
+			fprintf(stderr, "labtool qemu-argv: out of memory\n");
+		rc = r == -1 ? EXIT_USAGE : r < 0 ? EXIT_SOFTWARE : 0;
+	}
+	o->plugin = NULL;
+	sb_free(&plugin);
+	free(t);
+	return rc;
+}
+
 int cmd_qemu_argv(int argc, char **argv)
 {
 	struct qemu_opts o = { 0 };
 	const char *path = NULL, *clock = NULL, *mt_out = NULL, *so = NULL, *version = NULL;
 	struct topo_args a = { 0 };
-	struct sbuf plugin = { 0 };
-	struct topo *t;
-	char err[256];
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -70,29 +103,7 @@ int cmd_qemu_argv(int argc, char **argv)
 	    (mt_out && (!so || !version)) || (!mt_out && (so || version)))
 		return usage();
 	o.icount = !strcmp(clock, "icount");
-	o.bios = access(qboot, R_OK) == 0 ? qboot : NULL;
-	t = xcalloc(1, sizeof(*t));
-	rc = topo_load(path, t, stderr);
-	if (!rc && mt_out) {
-		enum mt_rule rule;
-
-		if (acct_rule_for_qemu(version, &rule, err, sizeof(err))) {
-			fprintf(stderr, "labtool qemu-argv: --qemu-version: %s\n", err);
-			rc = EXIT_USAGE;
-		} else {
-			acct_plugin_arg(t, so, rule, mt_out, &plugin);
-			o.plugin = plugin.s;
-		}
-	}
-	if (!rc) {
-		int r = qemu_argv(t, &o, &a, err, sizeof(err));
-
-		if (r == -1)
-			fprintf(stderr, "labtool qemu-argv: %s\n", err);
-		else if (r < 0)
-			fprintf(stderr, "labtool qemu-argv: out of memory\n");
-		rc = r == -1 ? EXIT_USAGE : r < 0 ? EXIT_SOFTWARE : 0;
-	}
+	rc = qemu_boot_argv(path, &o, mt_out, so, version, &a);
 	for (size_t i = 0; !rc && i < a.n; i++)
 		fwrite(a.v[i], 1, strlen(a.v[i]) + 1, stdout);
 	if (!rc && (fflush(stdout) || ferror(stdout))) {
@@ -100,7 +111,5 @@ int cmd_qemu_argv(int argc, char **argv)
 		rc = EXIT_IOERR;
 	}
 	topo_args_free(&a);
-	sb_free(&plugin);
-	free(t);
 	return rc;
 }

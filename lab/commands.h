@@ -19,6 +19,7 @@
 	X(args, "--lab DIR [--names] -- RUN-LAB-ARGS...", "check run-lab's options, print them for its shell") \
 	X(init, "[--run RUN-DIR] [META-ARGS] -- OPTIONS...", "create a run directory: run.args, started, meta.json") \
 	X(plan, "TOPOLOGY.yaml [options]", "write the guest plan for one boot") \
+	X(prepare, "RUN-DIR BOOT-ID --kernel F --initrd F ...", "write a boot's plan and QEMU command, print its argv") \
 	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into its rows and files") \
 	X(outcome, "RUN-DIR BOOT-ID [--exec] [--guest-view T --kernel-release R]", "exit with a collected boot's outcome") \
 	X(finish, "RUN-DIR", "write summary.csv and guest-topology.csv from the boots' files") \
@@ -49,6 +50,12 @@ struct sbuf;
  * node; nothing without HMAT.
  */
 void plan_model_args(const struct topo *t, struct sbuf *sb);
+/* `labtool plan`'s plan for its options (argv[0] "plan") into @out: 0 or an exit code. */
+int plan_text(int argc, char **argv, struct sbuf *out);
+/* One plan token, percent-encoded (README, "Guest plan"): all but A-Za-z0-9._,:+=/- as %XX. */
+void sb_plan_token(struct sbuf *b, const char *s);
+/* The plan of --exec CMD: "boot ID", then one step running CMD under sh -c. */
+void plan_exec(const char *boot, long timeout, const char *cmd, struct sbuf *out);
 
 /* Exit codes shared by all commands (sysexits.h values). */
 #define EXIT_USAGE 64    /* bad command line */

@@ -9,6 +9,7 @@
  */
 #include "harness.h"
 #include "commands.h"
+#include "frame.h"
 #include "rundir.h"
 
 #include <stdlib.h>
@@ -152,4 +153,27 @@ TEST(boot_outcome_from_its_status_file)
 	CHECK(boot_outcome("reason=x status=ok\nstatus=fail\n", false, err, sizeof(err)) == 3);
 	CHECK(boot_outcome("rows=1\n", false, err, sizeof(err)) == -1);
 	CHECK_STR(err, "no status= line");
+}
+
+static char *xstrndup_line(const char *s)
+{
+	return xasprintf("%.*s", (int)strcspn(s, "\n"), s);
+}
+
+/* the plan of --exec: one token per word, decoded by the guest's own code */
+TEST(plan_exec_token_decodes_to_the_command)
+{
+	static const char cmd[] = "echo 'a b' 100% $(x); printf \"\\t\" | tr -d ,:+=/-";
+	struct sbuf b = { 0 };
+	char *tok;
+
+	plan_exec("7", 40, cmd, &b);
+	CHECK(!strncmp(b.s, "boot 7\nstep exec 40 sh -c ", 26));
+	CHECK(b.s[b.len - 1] == '\n' && !strchr(b.s + 26, ' '));
+	tok = xstrndup_line(b.s + 26);
+	CHECK(strstr(tok, "%20") && strstr(tok, "%25") && strstr(tok, ",:+=/-"));
+	CHECK(frame_unescape(tok) == 0);
+	CHECK_STR(tok, cmd);
+	free(tok);
+	sb_free(&b);
 }
