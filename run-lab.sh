@@ -241,8 +241,8 @@ fi
 # boots/ID.status when it completed (whatever its outcome), which is what
 # --resume looks for; an interrupted boot leaves none and is redone.
 do_boot() {
-	local id=$1 t=$2 name stage qrc=0 crc=0 line
-	name=$(basename "$t" .yaml)
+	local id=$1 name stage qrc=0 crc=0 line
+	name=$(basename "${topologies[(id - 1) / boots]}" .yaml)
 	stage=$work/boot-$id
 	rm -rf "$stage"
 	mkdir -p "$stage/root/lab" "$stage/root/bin"
@@ -269,8 +269,7 @@ do_boot() {
 	boot_pid=
 	[ "$interrupted" = 0 ] || return 130
 	# labtool collect writes the boot's own files only (boots/ID.*): no lock
-	line=$("$labtool" collect "$run" "$id" --topology "$name" --boot-rc "$qrc" \
-		--memory-timing "$memory_timing" --topology-file "$t") || crc=$?
+	line=$("$labtool" collect "$run" "$id" --boot-rc "$qrc") || crc=$?
 	# A failed boot or step is said even under -q.
 	if [ "$crc" = 0 ]; then
 		say "boot $id/$total: ${line#boot $id: }"
@@ -289,28 +288,18 @@ do_boot() {
 # failed or, for a topology's first boot, if the guest's view of the machine
 # differs from the topology; checked again for a kept boot).
 outcome() {
-	local t=${boot_list[$1 - 1]} args=() rc=0 view
-	if [ -n "$exec_cmd" ]; then
-		args=(--exec)
-	elif [ "$1" = "$(first_boot_of "$t")" ]; then
-		args=(--guest-view "$t" --kernel-release "$release")
-	fi
-	view=$("$labtool" outcome "$run" "$1" "${args[@]+"${args[@]}"}") || rc=$?
+	local rc=0 view
+	view=$("$labtool" outcome "$run" "$1" --kernel-release "$release") || rc=$?
 	case $view in
-	match) say "boot $1/$total: the guest's view matches $(basename "$t")" ;;
+	match*) say "boot $1/$total: the guest's view matches ${view#match }" ;;
 	# said even under -q
-	differs) echo "run-lab: boot $1/$total: the guest's view of the machine differs from $t (above)" >&2 ;;
+	differs*) echo "run-lab: boot $1/$total: the guest's view of the machine differs from ${view#differs } (above)" >&2 ;;
 	esac
 	return "$rc"
 }
 
 # Boot ids: 1..N over topologies x repetitions, in order.
-boot_list=()
-for t in "${topologies[@]}"; do
-	for rep in $(seq 1 "$boots"); do boot_list+=("$t"); done
-done
-total=${#boot_list[@]}
-first_boot_of() { local i; for i in "${!boot_list[@]}"; do [ "${boot_list[i]}" != "$1" ] || { echo $((i + 1)); return; }; done; }
+total=$((${#topologies[@]} * boots))
 
 interrupted=0 boot_pid=
 on_signal() {
@@ -339,13 +328,12 @@ boot_and_record() {
 		say "boot $1/$total: done by the other process, kept"
 		outcome "$1" || rc=$?
 	else
-		do_boot "$1" "$2" || rc=$?
+		do_boot "$1" || rc=$?
 	fi
 	exec {lock}>&-
 	echo "$rc" > "$work/rc-$1"
 }
-for i in "${!boot_list[@]}"; do
-	id=$((i + 1))
+for id in $(seq 1 "$total"); do
 	[ "$interrupted" = 0 ] || break
 	[ -z "$only_boot" ] || [ "$id" = "$only_boot" ] || continue
 	if [ -f "$run/boots/$id.status" ]; then
@@ -356,10 +344,10 @@ for i in "${!boot_list[@]}"; do
 		continue
 	fi
 	if [ "$jobs" = 1 ]; then
-		boot_and_record "$id" "${boot_list[i]}"
+		boot_and_record "$id"
 	else
 		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-		boot_and_record "$id" "${boot_list[i]}" &
+		boot_and_record "$id" &
 	fi
 done
 while [ -n "$(jobs -rp)" ]; do wait || true; done

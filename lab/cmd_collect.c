@@ -7,7 +7,9 @@
  * summary.csv's columns), its guest view (BOOT.topo.csv), checks, output
  * and status; `labtool finish` makes summary.csv and guest-topology.csv
  * from them (lab/rundir.h), so boots collected at once never write the
- * same file.  Collecting twice gives the same files.  --boot-rc is the exit
+ * same file.  Collecting twice gives the same files.  Without --topology,
+ * --memory-timing and --topology-file, the boot's topology and memory
+ * timing are the run's (RUN-DIR/run.args, as labtool init wrote it).  --boot-rc is the exit
  * status of `labtool boot` (0 ok, 124 timeout, 125 idle, else QEMU failed).  The framing
  * is checked line by line: the first bad line ends parsing and marks the
  * boot corrupt; a missing END marks it truncated; a panic on the console or
@@ -33,6 +35,7 @@
 #include "channel.h"
 #include "commands.h"
 #include "rundir.h"
+#include "runopts.h"
 #include "textfile.h"
 
 struct collect {
@@ -412,9 +415,10 @@ static int write_rows(struct collect *c, const char *path)
 int cmd_collect(int argc, char **argv)
 {
 	struct collect c = { .topology = "-", .status = "ok", .exec_rc = -1 };
-	const char *qemu_status = "ok", *memtiming = "off", *topo_file = NULL;
-	char *path = NULL;
-	int rc = 0;
+	const char *qemu_status = "ok", *memtiming = NULL, *topo_file = NULL;
+	char *path = NULL, *name = NULL, **saved = NULL;
+	struct run_opts o = { 0 };
+	int rc = 0, nsaved = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--topology") && i + 1 < argc)
@@ -449,26 +453,63 @@ int cmd_collect(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (c.run && c.boot && !strcmp(c.topology, "-") && !memtiming && !topo_file) {
+		/* the boot's topology and memory timing from the run's own options */
+		char *args = xasprintf("%s/run.args", c.run), err[1024];
+
+		if (access(args, F_OK) == 0) {
+			const char *t;
+
+			rc = runopts_load(c.run, &o, &saved, &nsaved, err, sizeof(err));
+			if (rc) {
+				fprintf(stderr, "labtool collect: %s\n", err);
+				free(args);
+				goto done;
+			}
+			t = runopts_boot_topology(&o, c.boot, NULL);
+			if (!t) {
+				fprintf(stderr, "labtool collect: boot '%s': %s has no such boot\n", c.boot,
+					c.run);
+				free(args);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			name = xstrdup(strrchr(t, '/') ? strrchr(t, '/') + 1 : t);
+			if (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".yaml"))
+				name[strlen(name) - 5] = '\0';
+			c.topology = name;
+			topo_file = t;
+			memtiming = o.memory_timing;
+		}
+		free(args);
+	}
+	if (!memtiming)
+		memtiming = "off";
 	if (!c.run || !c.boot || (strcmp(memtiming, "off") && strcmp(memtiming, "count")) ||
 	    (!strcmp(memtiming, "count") && !topo_file)) {
 		fprintf(stderr, "usage: labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status ok|timeout|idle|error | --boot-rc N]\n"
 			"       [--memory-timing off|count --topology-file TOPOLOGY.yaml]\n");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto done;
 	}
 	if (strpbrk(c.boot, "/,. ") || strpbrk(c.topology, ",/ ")) {
 		fprintf(stderr, "labtool collect: boot id and topology name must not contain '/', ',', '.' or spaces\n");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto done;
 	}
 	c.run_id = strrchr(c.run, '/') ? strrchr(c.run, '/') + 1 : c.run;
 	if (!*c.run_id) {
 		fprintf(stderr, "labtool collect: RUN-DIR must not end in '/'\n");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto done;
 	}
 
 	path = xasprintf("%s/boots", c.run);
 	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "labtool collect: %s: %s\n", path, strerror(errno));
-		return EXIT_IOERR;
+		free(path);
+		rc = EXIT_IOERR;
+		goto done;
 	}
 	free(path);
 
@@ -580,5 +621,9 @@ int cmd_collect(int argc, char **argv)
 		free(c.probe[i]);
 	free(c.phase);
 	free(c.probe);
+done:
+	free(name);
+	runopts_free_argv(saved, nsaved);
+	runopts_free(&o);
 	return rc;
 }

@@ -66,11 +66,8 @@ int cmd_prepare(int argc, char **argv)
 	struct topo_args a = { 0 };
 	struct sbuf plan = { 0 }, line = { 0 };
 	const char *run = NULL, *id = NULL, *so = NULL, *version = NULL, *topo;
-	char *path, *text = NULL, **saved = NULL, err[512], *console = NULL, *channel = NULL,
-								*mt_out = NULL;
-	size_t len;
+	char **saved = NULL, err[1024], *console = NULL, *channel = NULL, *mt_out = NULL;
 	int nsaved = 0, rc;
-	long n;
 
 	for (int i = 1; i < argc; i++) {
 		const char **opt = !strcmp(argv[i], "--kernel") ? &q.kernel :
@@ -92,29 +89,18 @@ int cmd_prepare(int argc, char **argv)
 	}
 	if (!run || !id || !q.kernel || !q.initrd || !q.accel || !so != !version)
 		return usage();
-	path = xasprintf("%s/run.args", run);
-	if (read_file_all(path, &text, &len) < 0) {
-		fprintf(stderr, "labtool prepare: %s: %s\n", path, strerror(errno));
-		free(path);
-		return EXIT_NOINPUT;
-	}
-	free(path);
-	saved = runopts_saved_argv(text, len, false, &nsaved);
-	free(text);
-	rc = runopts_parse(nsaved, saved, &o, err, sizeof(err));
+	rc = runopts_load(run, &o, &saved, &nsaved, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "labtool prepare: %s/run.args: %s\n", run, err);
-		rc = EXIT_INVALID;
+		fprintf(stderr, "labtool prepare: %s\n", err);
 		goto out;
 	}
-	n = parse_count(id, (long)o.ntopo * o.boots);
-	if (n < 0 || id[0] == '0') {
+	topo = runopts_boot_topology(&o, id, NULL);
+	if (!topo) {
 		fprintf(stderr, "labtool prepare: boot '%s': %s has boots 1 to %ld\n", id, run,
 			(long)o.ntopo * o.boots);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	topo = o.topo[(n - 1) / o.boots];
 	if (strcmp(o.memory_timing, "off") && !so) {
 		fprintf(stderr, "labtool prepare: --memory-timing %s: --plugin and --qemu-version are needed\n",
 			o.memory_timing);

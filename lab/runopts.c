@@ -294,6 +294,48 @@ int runopts_files(struct run_opts *o, const char *lab, char *err, size_t errlen)
 	return 0;
 }
 
+int runopts_load(const char *run, struct run_opts *o, char ***saved, int *nsaved, char *err,
+		 size_t errlen)
+{
+	char *path = xasprintf("%s/run.args", run), *text, msg[512];
+	size_t len;
+	int rc = 0;
+
+	*saved = NULL;
+	*nsaved = 0;
+	if (read_file_all(path, &text, &len) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(path);
+		return errno == ENOMEM ? 70 : 66;
+	}
+	*saved = runopts_saved_argv(text, len, false, nsaved);
+	free(text);
+	if (runopts_parse(*nsaved, *saved, o, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		rc = 65;
+	} else if (!o->ntopo) {
+		snprintf(err, errlen, "%s: no topology", path);
+		rc = 65;
+	}
+	free(path);
+	return rc;
+}
+
+const char *runopts_boot_topology(const struct run_opts *o, const char *id, bool *first)
+{
+	size_t n = strlen(id);
+	long v;
+
+	if (!n || n > 9 || id[0] < '1' || id[0] > '9' || strspn(id, "0123456789") != n)
+		return NULL;
+	v = strtol(id, NULL, 10);
+	if (o->boots < 1 || v > (long)o->ntopo * o->boots)
+		return NULL;
+	if (first)
+		*first = (v - 1) % o->boots == 0;
+	return o->topo[(v - 1) / o->boots];
+}
+
 /* NAME of DIR/NAME.fio and DIR/NAME.job, sorted, comma-separated */
 static char *workload_names(const char *dir)
 {

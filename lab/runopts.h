@@ -74,6 +74,21 @@ void runopts_canon(const struct run_opts *o, char ***v, size_t *n);
 /* meta.json's "options" value: "profile=quick benches=... exec=[yes]". */
 char *runopts_summary(const struct run_opts *o);
 
+/*
+ * The options of RUN-DIR/run.args into @o (its words kept in *saved until
+ * runopts_free_argv).  0, or EXIT_NOINPUT / EXIT_INVALID with the message
+ * in err naming the file.
+ */
+int runopts_load(const char *run, struct run_opts *o, char ***saved, int *nsaved, char *err,
+		 size_t errlen);
+
+/*
+ * Boot @id's topology file (ids are 1..topologies x boots, each topology's
+ * boots in a row), and in *first whether it is that topology's first boot;
+ * NULL if the run has no boot @id (a decimal without sign or leading 0).
+ */
+const char *runopts_boot_topology(const struct run_opts *o, const char *id, bool *first);
+
 /* @s as one shell word, single-quoted ('it'\''s'). */
 void sb_shell_word(struct sbuf *b, const char *s);
 

@@ -273,3 +273,26 @@ TEST(runopts_shell_words)
 	CHECK_STR(b.s, "''");
 	sb_free(&b);
 }
+
+TEST(runopts_boot_ids_to_topologies)
+{
+	struct run_opts o;
+	char err[256];
+	bool first;
+
+	CHECK(parse(&o, err, sizeof(err), "--boots", "2", "a.yaml", "b.yaml", NULL) == 0);
+	CHECK_STR(runopts_boot_topology(&o, "1", &first), "a.yaml");
+	CHECK(first);
+	CHECK_STR(runopts_boot_topology(&o, "2", &first), "a.yaml");
+	CHECK(!first);
+	CHECK_STR(runopts_boot_topology(&o, "3", &first), "b.yaml");
+	CHECK(first);
+	CHECK_STR(runopts_boot_topology(&o, "4", &first), "b.yaml");
+	CHECK(!first);
+	CHECK(runopts_boot_topology(&o, "5", &first) == NULL);
+	CHECK(runopts_boot_topology(&o, "0", &first) == NULL);
+	CHECK(runopts_boot_topology(&o, "01", &first) == NULL);
+	CHECK(runopts_boot_topology(&o, "x", &first) == NULL);
+	CHECK(runopts_boot_topology(&o, "", &first) == NULL);
+	runopts_free(&o);
+}
