@@ -54,19 +54,10 @@ patched:*)
 esac
 
 # --- the run directory ---------------------------------------------------------
-# Free space, checked before anything is written: a boot leaves ~5 MiB (logs,
-# rows), the report a few more.
 free_mib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'; }
-check_space() {	# DIR: measured on DIR or, if it does not exist yet, its nearest parent
-	local have need=$((16 + 8 * ${#topologies[@]} * boots)) at=$1
-	while [ ! -d "$at" ] && [ "$at" != "$(dirname "$at")" ]; do at=$(dirname "$at"); done
-	have=$(free_mib "$at")
-	[ -z "$have" ] || [ "$have" -ge "$need" ] ||
-		die "$1: only $have MiB free; this run needs about $need MiB (logs, rows, report)"
-}
-# new_run TOPOLOGY...: create a run directory for them under $results
-# (labtool init: raw/, run.args, started, meta.json) and set run to it
-new_run() { run=$("$labtool" init "${kmeta[@]+"${kmeta[@]}"}" lab_commit="$(lab_commit)" -- "${opts[@]}" --accel "$accel" -- "$@") || exit $?; }
+# init ARGS...: labtool init (free space checked, then raw/, run.args, started,
+# meta.json) with this run's options
+init() { "$labtool" init "$@" "${kmeta[@]+"${kmeta[@]}"}" lab_commit="$(lab_commit)" -- "${opts[@]}" --accel "$accel" -- "${topologies[@]}"; }
 lab_commit() { echo "$(git -C "$lab" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$lab" diff --quiet HEAD 2>/dev/null || echo -dirty)"; }
 # meta.json's kernel and accelerator keys, once known (labtool meta init|end;
 # a plan's run starts before either, and its final step adds them)
@@ -85,34 +76,8 @@ if [ "$print_plan" = 1 ]; then
 	# Built now, so that boots started together find the kernel in the cache.
 	"$lab/kernel/build.sh" --flavor "$kernel" $([ "$quiet" = 1 ] && echo -q) >/dev/null ||
 		die "kernel build failed (see above)"
-	check_space "$results"
-	groups=()
-	if [ ${#topologies[@]} -gt 1 ] && [ -z "$exec_cmd" ]; then
-		groups=("${topologies[@]}")
-	else
-		groups=("")	# one run of every topology
-	fi
-	runs=() plan_lines=()
-	for g in "${groups[@]}"; do
-		if [ -n "$g" ]; then new_run "$g"; n=$boots; else new_run "${topologies[@]}"; n=$((${#topologies[@]} * boots)); fi
-		run=$(realpath "$run")
-		runs+=("$run")
-		for id in $(seq 1 "$n"); do
-			plan_lines+=("$(printf 'cd %q && ./run-lab.sh --resume %q --only-boot %d -q' "$lab" "$run" "$id")")
-		done
-	done
-	printf '%s\n' "${plan_lines[@]}"
-	# On stderr, as a shell script (with -q, stderr holds nothing else).
-	{
-		what="finish the run"
-		[ ${#runs[@]} -eq 1 ] || what="finish each run"
-		[ -n "$exec_cmd" ] || what+=" and write its report"
-		[ ${#runs[@]} -eq 1 ] || what+=", then the comparison"
-		echo "# once the ${#plan_lines[@]} boot(s) above have all finished, $what:"
-		for r in "${runs[@]}"; do printf 'cd %q && ./run-lab.sh --resume %q\n' "$lab" "$r"; done
-		[ ${#runs[@]} -eq 1 ] || { printf 'cd %q && ./run-lab.sh compare' "$lab"; printf ' %q' "${runs[@]}"; echo; }
-	} >&2
-	exit 0
+	init --plan "$lab"
+	exit
 fi
 
 kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
@@ -226,15 +191,11 @@ have=$(free_mib "$work")
 	die "${TMPDIR:-/tmp}: only $have MiB free; staging $jobs boot(s) needs about $((initrd_mib * jobs)) MiB (set TMPDIR)"
 if [ -n "$resume" ]; then
 	run=$resume
-	[ -w "$run" ] || die "$run: the run directory is not writable"
-	check_space "$run"
 	say "resuming $run"
-	# a run begun before labtool meta wrote meta.json at its start
-	[ -n "$only_boot" ] || "$labtool" init --run "$run" "${kmeta[@]}" lab_commit="$(lab_commit)" \
-		-- "${opts[@]}" --accel "$accel" -- "${topologies[@]}"
+	# writable, with room; meta.json for a run begun before labtool meta wrote it at its start
+	init --run "$run" ${only_boot:+--no-meta} || exit $?
 else
-	check_space "$results"
-	new_run "${topologies[@]}"
+	run=$(init) || exit $?
 fi
 
 # One boot: plan, initramfs, QEMU under the watchdog, collect.  Leaves

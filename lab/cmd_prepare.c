@@ -35,16 +35,6 @@ static int usage(void)
 	return EXIT_USAGE;
 }
 
-/* One word of a shell line: as it is when it is safe, else single-quoted. */
-static void cmd_word(struct sbuf *b, const char *s)
-{
-	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:+@%^-") ==
-			  strlen(s))
-		sb_puts(b, s);
-	else
-		sb_shell_word(b, s);
-}
-
 static int write_raw(const char *run, const char *name, const char *id, const char *ext,
 		     const struct sbuf *b)
 {
@@ -132,7 +122,7 @@ int cmd_prepare(int argc, char **argv)
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < a.n; i++) {
-		cmd_word(&line, a.v[i]);
+		sb_shell_arg(&line, a.v[i]);
 		sb_putc(&line, ' ');
 	}
 	rc = write_raw(run, "plan", id, "txt", &plan);

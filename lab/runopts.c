@@ -470,6 +470,15 @@ void sb_shell_word(struct sbuf *b, const char *s)
 	sb_putc(b, '\'');
 }
 
+void sb_shell_arg(struct sbuf *b, const char *s)
+{
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:+@%^-") ==
+			  strlen(s))
+		sb_puts(b, s);
+	else
+		sb_shell_word(b, s);
+}
+
 void runopts_free(struct run_opts *o)
 {
 	for (size_t i = 0; i < o->nadds; i++)

@@ -92,6 +92,9 @@ const char *runopts_boot_topology(const struct run_opts *o, const char *id, bool
 /* @s as one shell word, single-quoted ('it'\''s'). */
 void sb_shell_word(struct sbuf *b, const char *s);
 
+/* @s as one shell word, as it is when that is safe (A-Za-z0-9_./=:+@%^-), else quoted. */
+void sb_shell_arg(struct sbuf *b, const char *s);
+
 /* run-lab's --help text. */
 extern const char runopts_help[];
 
