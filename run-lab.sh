@@ -220,7 +220,7 @@ do_boot() {
 	[ "$quiet" = 1 ] || progress=yes
 	"$labtool" boot --console "$run/raw/console-$id.log" --channel "$run/raw/channel-$id.log" \
 		--idle "$idle_timeout" --wall "$boot_timeout" ${progress:+--progress "boot $id/$total"} \
-		-- "${qemu[@]}" > "$run/raw/boot-$id.timing" &
+		--timing "$run/raw/boot-$id.timing" -- "${qemu[@]}" &
 	boot_pid=$!
 	wait "$boot_pid" || qrc=$?
 	# A signal interrupts wait, not the boot: wait again for the watchdog,
