@@ -16,7 +16,7 @@ export TIERLAB_CACHE
 CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
 CFLAGS_COMMON := -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -MMD -MP
-HOST_CFLAGS := $(CFLAGS_COMMON) -Ilab -Ilab/lib -Ilab/model -Ilab/boot -Ilab/rundir -Ilab/report -Iguest
+HOST_CFLAGS := $(CFLAGS_COMMON) -Ilab -Ilab/lib -Ilab/model -Ilab/boot -Ilab/rundir -Ilab/report -Iguest -Iplugin
 HOST_LIBS := -lyaml -lm
 GUEST_CFLAGS := $(CFLAGS_COMMON) -static -Ibench -Iguest
 GUEST_LIBS := -lm

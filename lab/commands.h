@@ -16,8 +16,13 @@
 	X(describe, "TOPOLOGY.yaml", "print the machine model as key=value lines") \
 	X(expect, "TOPOLOGY.yaml", "print the guest view the file promises (CSV)") \
 	X(check_guest, "TOPOLOGY.yaml GUEST.csv", "compare the guest's view with the file") \
+	X(args, "--lab DIR [--names] -- RUN-LAB-ARGS...", "check run-lab's options, print them for its shell") \
+	X(init, "[--run RUN-DIR] [META-ARGS] -- OPTIONS...", "create a run directory: run.args, started, meta.json") \
 	X(plan, "TOPOLOGY.yaml [options]", "write the guest plan for one boot") \
-	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into summary rows") \
+	X(prepare, "RUN-DIR BOOT-ID --kernel F --initrd F ...", "write a boot's plan and QEMU command, print its argv") \
+	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into its rows and files") \
+	X(outcome, "RUN-DIR BOOT-ID [--exec] [--guest-view T --kernel-release R]", "exit with a collected boot's outcome") \
+	X(finish, "RUN-DIR", "write summary.csv and guest-topology.csv from the boots' files") \
 	X(report, "RUN-DIR", "regenerate plots and report.html/report.md of a run") \
 	X(compare, "RUN-DIR RUN-DIR...", "compare runs side by side, differences with CIs") \
 	X(meta, "init|end|get RUN-DIR ...", "write meta.json (its one writer) or read a key of it") \
@@ -60,6 +65,12 @@ struct needs;
  */
 const char *plan_needs_unmet(const struct topo *t, unsigned long long target,
 			     const struct needs *n, char *why, size_t len);
+/* `labtool plan`'s plan for its options (argv[0] "plan") into @out: 0 or an exit code. */
+int plan_text(int argc, char **argv, struct sbuf *out);
+/* One plan token, percent-encoded (README, "Guest plan"): all but A-Za-z0-9._,:+=/- as %XX. */
+void sb_plan_token(struct sbuf *b, const char *s);
+/* The plan of --exec CMD: "boot ID", then one step running CMD under sh -c. */
+void plan_exec(const char *boot, long timeout, const char *cmd, struct sbuf *out);
 
 /* Exit codes shared by all commands (sysexits.h values). */
 #define EXIT_USAGE 64    /* bad command line */

@@ -42,11 +42,3 @@ $(B)/san/unit: $(LAB_SRCS:%.c=$(B)/san/%.o) $(UNIT_SRCS:%.c=$(B)/san/%.o) $(UNIT
 $(B)/san/labtool: $(B)/san/lab/labtool.o $(LAB_SRCS:%.c=$(B)/san/%.o)
 	$(CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^ $(HOST_LIBS)
 
-# lab/boot/accounting.c reads the report format of the memory-timing plugin.
-$(B)/host/lab/boot/accounting.o $(B)/san/lab/boot/accounting.o $(B)/host/lab/rundir/cmd_collect.o $(B)/san/lab/rundir/cmd_collect.o \
-$(B)/host/lab/boot/cmd_memtiming_arg.o $(B)/san/lab/boot/cmd_memtiming_arg.o \
-$(B)/host/lab/boot/cmd_qemu_argv.o $(B)/san/lab/boot/cmd_qemu_argv.o \
-$(B)/host/lab/rundir/cmd_meta.o $(B)/san/lab/rundir/cmd_meta.o $(B)/host/lab/boot/cmd_plan.o $(B)/san/lab/boot/cmd_plan.o \
-$(B)/host/plugin/memtiming.o $(B)/san/plugin/memtiming.o \
-$(B)/host/lab/model/topology.o $(B)/san/lab/model/topology.o: HOST_CFLAGS += -Iplugin
-$(B)/san/tests/unit/test_accounting.o: HOST_CFLAGS += -Iplugin

@@ -80,6 +80,23 @@ if [ "$(grep -c -- '--only-boot' <<<"$pl")" = 2 ] && tr '\0' ' ' < "$tmp"/plan/*
 else
 	echo "FAIL --plan does not carry --clock: $pl"; fail=1
 fi
+# A boot's inputs from the run's own options (labtool prepare, no boot): the
+# plan labtool plan makes for that boot id, the command labtool qemu-argv
+# makes, both kept under raw/; a boot id the run does not have writes nothing.
+prun=$(ls -d "$tmp"/plan/*)
+build/host/labtool prepare "$prun" 2 --kernel /K --initrd /I --accel tcg > "$tmp/argv"; rc=$?
+build/host/labtool qemu-argv topologies/dram-pmem.yaml --kernel /K --initrd /I --accel tcg --clock wall \
+	--console "$prun/raw/console-2.log" --channel "$prun/raw/channel-2.log" > "$tmp/argv-want"
+if [ "$rc" = 0 ] && cmp -s "$tmp/argv" "$tmp/argv-want" &&
+	diff <(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 2 --profile quick --clock wall) "$prun/raw/plan-2.txt" >/dev/null &&
+	[ "$(tr -d "'" < "$prun/raw/qemu-2.cmd")" = "$(tr '\0' ' ' < "$tmp/argv")" ] &&
+	! build/host/labtool prepare "$prun" 3 --kernel /K --initrd /I --accel tcg >/dev/null 2>&1 &&
+	[ "$(ls "$prun/raw")" = "$(printf 'plan-2.txt\nqemu-2.cmd')" ]; then
+	echo "ok   labtool prepare: boot 2's plan and QEMU command from run.args; boot 3 refused"
+else
+	echo "FAIL labtool prepare: exit $rc; raw/: $(ls "$prun/raw" | tr '\n' ' ')"; fail=1
+fi
+rm -f "$prun"/raw/*
 gp=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock icount --benches latency,oom)
 gw=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock wall --benches latency,oom)
 if [ "$(grep -c '^step .* tierbench .* --clock icount' <<<"$gp")" = 2 ] && ! grep -q -- --clock <<<"$gw"; then

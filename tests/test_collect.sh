@@ -5,6 +5,8 @@
 # a panic on the console and a host-side timeout win over both; collecting
 # twice gives the same summary; a row that cannot be stored is an error
 # naming its line; out of memory is exit 70, never the end of a file.
+# Each collect writes only its boot's files (boots/ID.*); `labtool finish`
+# makes summary.csv and guest-topology.csv from them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LABTOOL=${LABTOOL:-build/host/labtool}
@@ -12,6 +14,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+# collect RUN ARGS...: labtool collect's output and exit, then labtool finish
+collect() {
+	local rc=0
+	"$LABTOOL" collect "$@" || rc=$?
+	"$LABTOOL" finish "$1" || { echo "FAIL labtool finish $1"; fail=1; }
+	return $rc
+}
 
 cat > "$tmp/plan" <<'PLAN'
 boot 1
@@ -23,27 +32,29 @@ mkdir -p "$tmp/run/raw"
 build/guest/labrun "$tmp/plan" "$tmp/chan" 2>/dev/null
 cp "$tmp/chan" "$tmp/run/raw/channel-1.log"
 : > "$tmp/run/raw/console-1.log"
-out=$("$LABTOOL" collect "$tmp/run" 1 --topology t); rc=$?
+out=$(collect "$tmp/run" 1 --topology t); rc=$?
 check "clean channel: exit 0" '[ $rc = 0 ]'
 check "clean channel: 3 rows ok" '[ "$(grep -c ",1,ok$" "$tmp/run/summary.csv")" = 3 ]'
 check "clean channel: TAP counted" 'grep -q "1 ok / 0 not ok" <<<"$out"'
 cp "$tmp/run/summary.csv" "$tmp/first.csv"
-"$LABTOOL" collect "$tmp/run" 1 --topology t >/dev/null
+collect "$tmp/run" 1 --topology t >/dev/null
 check "collect twice: same summary" 'cmp -s "$tmp/first.csv" "$tmp/run/summary.csv"'
+check "the boot's rows in its own file, summary.csv made from it" 'cmp -s "$tmp/run/boots/1.csv" "$tmp/run/summary.csv"'
 
 # Truncated: the guest died after the second row.
 head -n 5 "$tmp/chan" > "$tmp/run/raw/channel-2.log"
 : > "$tmp/run/raw/console-2.log"
-out=$("$LABTOOL" collect "$tmp/run" 2 --topology t); rc=$?
+out=$(collect "$tmp/run" 2 --topology t); rc=$?
 check "truncated: exit 3" '[ $rc = 3 ]'
 check "truncated: rows before the cut kept and marked" '[ "$(grep -c ",2,truncated$" "$tmp/run/summary.csv")" = 2 ]'
 check "truncated: reason says no END" 'grep -q "no END line" <<<"$out"'
 check "boot 1 rows untouched" '[ "$(grep -c ",1,ok$" "$tmp/run/summary.csv")" = 3 ]'
+check "boot 2 wrote only its own files" '[ "$(grep -c ",1,ok$" "$tmp/run/boots/2.csv")" = 0 ] && [ "$(grep -c ",2," "$tmp/run/boots/2.csv")" = 2 ]'
 
 # Corrupt: one byte of the second row flipped.
 sed '5s/value=2/value=7/' "$tmp/chan" > "$tmp/run/raw/channel-3.log"
 : > "$tmp/run/raw/console-3.log"
-out=$("$LABTOOL" collect "$tmp/run" 3 --topology t); rc=$?
+out=$(collect "$tmp/run" 3 --topology t); rc=$?
 check "corrupt: exit 3" '[ $rc = 3 ]'
 check "corrupt: only the row before the damage" '[ "$(grep -c ",3,corrupt$" "$tmp/run/summary.csv")" = 1 ]'
 check "corrupt: checksum named" 'grep -q "channel-3.log:5: checksum mismatch" <<<"$out"'
@@ -51,13 +62,13 @@ check "corrupt: checksum named" 'grep -q "channel-3.log:5: checksum mismatch" <<
 # A sequence gap: a whole line lost.
 sed '5d' "$tmp/chan" > "$tmp/run/raw/channel-4.log"
 : > "$tmp/run/raw/console-4.log"
-out=$("$LABTOOL" collect "$tmp/run" 4 --topology t); rc=$?
+out=$(collect "$tmp/run" 4 --topology t); rc=$?
 check "gap: sequence gap named" 'grep -q "sequence gap" <<<"$out" && [ $rc = 3 ]'
 
 # Panic: the console says so; rows before it are kept, marked panic.
 head -n 5 "$tmp/chan" > "$tmp/run/raw/channel-5.log"
 printf '[    1.0] ok\n[    2.5] Kernel panic - not syncing: sysrq triggered crash\n[    2.5] CPU: 0 PID: 1\n' > "$tmp/run/raw/console-5.log"
-out=$("$LABTOOL" collect "$tmp/run" 5 --topology t); rc=$?
+out=$(collect "$tmp/run" 5 --topology t); rc=$?
 check "panic: exit 3 and named" '[ $rc = 3 ] && grep -q "guest kernel panic: Kernel panic - not syncing: sysrq" <<<"$out"'
 check "panic: rows kept, marked panic" '[ "$(grep -c ",5,panic$" "$tmp/run/summary.csv")" = 2 ]'
 check "panic: excerpt kept" 'grep -q "CPU: 0 PID: 1" "$tmp/run/boots/5.panic.txt"'
@@ -65,7 +76,7 @@ check "panic: excerpt kept" 'grep -q "CPU: 0 PID: 1" "$tmp/run/boots/5.panic.txt
 # Host watchdog: an idle guest.
 head -n 4 "$tmp/chan" > "$tmp/run/raw/channel-6.log"
 : > "$tmp/run/raw/console-6.log"
-out=$("$LABTOOL" collect "$tmp/run" 6 --topology t --qemu-status idle); rc=$?
+out=$(collect "$tmp/run" 6 --topology t --qemu-status idle); rc=$?
 check "idle: marked timeout" '[ $rc = 3 ] && grep -q "6: timeout" <<<"$out" && grep -q ",6,timeout$" "$tmp/run/summary.csv"'
 
 # A row that cannot be stored is an error naming the channel's line, not a
@@ -79,7 +90,7 @@ PLAN
 build/guest/labrun "$tmp/plan-bad" "$tmp/chan-bad" 2>/dev/null
 cp "$tmp/chan-bad" "$tmp/run/raw/channel-7.log"
 : > "$tmp/run/raw/console-7.log"
-out=$("$LABTOOL" collect "$tmp/run" 7 --topology t 2>"$tmp/err"); rc=$?
+out=$(collect "$tmp/run" 7 --topology t 2>"$tmp/err"); rc=$?
 check "bad rows: exit 1, the good row kept" '[ $rc = 1 ] && [ "$(grep -c ",7,ok$" "$tmp/run/summary.csv")" = 1 ]'
 check "bad rows: value 1/2 named with file:line" 'grep -q "^channel-7.log:5: ROW: value= is neither a number nor one word" "$tmp/err"'
 check "bad rows: a field twice named with file:line" 'grep -q "^channel-7.log:6: ROW: a field given twice" "$tmp/err"'
@@ -87,18 +98,23 @@ check "bad rows: the first one is the boot's reason" 'grep -q "^reason=channel-7
 
 # Out of memory (ulimit -v) is exit 70 naming the file and line, never taken
 # as the end of the file: summary.csv would be rewritten without the rest of
-# its rows, a channel marked truncated, a guest view "invalid" (65).  The
+# its rows (a run's summary.csv from before the per-boot files, read by
+# labtool finish), a channel marked truncated, a guest view "invalid" (65).  The
 # plain build: ASan's shadow memory does not start under a small ulimit -v.
 PLAIN=${LABTOOL_PLAIN:-build/host/labtool}
 long() { head -c 24000000 /dev/zero | tr '\0' a; echo; }
 cp "$tmp/run/summary.csv" "$tmp/before.csv"
 { cat "$tmp/before.csv"; long; echo "t,b,bind,-,-,-,after,1,ns,run,1,ok"; } > "$tmp/run/summary.csv"
 cp "$tmp/run/summary.csv" "$tmp/long.csv"
-out=$( (ulimit -v 16000; exec "$PLAIN" collect "$tmp/run" 1 --topology t) 2>&1); rc=$?
+rm "$tmp/run/boots/1.csv"	# boot 1's rows: those of summary.csv
+out=$( (ulimit -v 16000; exec "$PLAIN" finish "$tmp/run") 2>&1); rc=$?
 check "out of memory in summary.csv: exit 70 naming its line (got $rc: $out)" \
 	'[ $rc = 70 ] && grep -q "summary.csv:$(($(wc -l <"$tmp/before.csv") + 1)): cannot read: Cannot allocate memory" <<<"$out"'
 check "out of memory in summary.csv: the file left as it was" 'cmp -s "$tmp/long.csv" "$tmp/run/summary.csv"'
 cp "$tmp/before.csv" "$tmp/run/summary.csv"
+"$LABTOOL" finish "$tmp/run"
+check "a summary.csv from before the per-boot files: a boot without its file keeps its rows" \
+	'[ "$(grep -c ",1,ok$" "$tmp/run/summary.csv")" = 3 ] && cmp -s "$tmp/before.csv" "$tmp/run/summary.csv"'
 { head -n 4 "$tmp/chan"; long; } > "$tmp/run/raw/channel-8.log"
 : > "$tmp/run/raw/console-8.log"
 out=$( (ulimit -v 16000; exec "$PLAIN" collect "$tmp/run" 8 --topology t) 2>&1); rc=$?

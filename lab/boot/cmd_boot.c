@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * labtool boot --console FILE --channel FILE [--idle S] [--wall S] -- QEMU ARGS...
+ * labtool boot --console FILE --channel FILE [--idle S] [--wall S] [--timing FILE] -- QEMU ARGS...
  *
  * Runs QEMU as a watched child: a boot whose console and channel both stay
  * silent for --idle seconds, or that outlives --wall seconds, is killed.
  * SIGINT/SIGTERM kill QEMU before labtool exits, so no QEMU outlives the lab.
  * Prints "qemu_status=ok|fail|idle|timeout|interrupted secs=.. init_secs=.."
- * on stdout, init_secs being when the guest's /init announced itself.
+ * on stdout, or with --timing into FILE (atomically: raw/boot-BOOT.timing),
+ * init_secs being when the guest's /init announced itself.
  * With --progress LABEL, shows on stderr what the guest is doing: each step
  * as it starts and ends, and the cases of a benchmark, one line per
  * benchmark, page size and scenario, as the channel reports them.
@@ -182,7 +183,7 @@ static void progress_poll(struct progress *pr, const char *channel)
 
 int cmd_boot(int argc, char **argv)
 {
-	const char *console = NULL, *channel = NULL, *status = "ok";
+	const char *console = NULL, *channel = NULL, *status = "ok", *timing = NULL;
 	struct progress pr = { 0 };
 	double idle = 120, wall = 1800, start, last_activity, init_secs = -1;
 	long long last_size = -2, scanned = 0;
@@ -202,6 +203,8 @@ int cmd_boot(int argc, char **argv)
 			wall = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--progress"))
 			pr.label = argv[++i];
+		else if (!strcmp(argv[i], "--timing"))
+			timing = argv[++i];
 		else
 			goto usage;
 	}
@@ -272,12 +275,21 @@ int cmd_boot(int argc, char **argv)
 		progress_flush(&pr);
 		sb_free(&pr.partial);
 	}
-	printf("qemu_status=%s secs=%.3f init_secs=%.3f\n", status, now() - start,
-	       init_secs);
-	fflush(stdout);
+	{
+		char *line = xasprintf("qemu_status=%s secs=%.3f init_secs=%.3f\n", status,
+				       now() - start, init_secs);
+
+		if (!timing) {
+			fputs(line, stdout);
+			fflush(stdout);
+		} else if (write_file_atomic(timing, line, strlen(line)) < 0) {
+			fprintf(stderr, "labtool boot: %s: %s\n", timing, strerror(errno));
+		}
+		free(line);
+	}
 	return rc;
 
 usage:
-	fprintf(stderr, "usage: labtool boot --console FILE --channel FILE [--idle S] [--wall S] [--progress LABEL] -- QEMU ARGS...\n");
+	fprintf(stderr, "usage: labtool boot --console FILE --channel FILE [--idle S] [--wall S] [--progress LABEL] [--timing FILE] -- QEMU ARGS...\n");
 	return EXIT_USAGE;
 }

@@ -403,7 +403,8 @@ static int plan_memtiming_check(const char *plan, enum acct_mode mode, char *buf
 	return rc;
 }
 
-int cmd_plan(int argc, char **argv)
+/* The plan of cmd_plan's options (argv[0] the command name) into @out; 0 or an exit code. */
+int plan_text(int argc, char **argv, struct sbuf *out)
 {
 	const char *path = NULL, *boot = NULL, *profile = "default";
 	const char *benches = "default", *workloads = "none", *step_timeout = NULL;
@@ -565,10 +566,40 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (plan_memtiming_check(plan.s, mt_mode, warn, sizeof(warn)))
 		fprintf(stderr, "labtool plan: %s\n", warn);
-	fputs(plan.s, stdout);
+	sb_putn(out, plan.s, plan.len);
 	free(plan.s);
 	free(t);
 	free(wl_run);
 	free_names(wl_avail, wl_navail);
 	return 0;
+}
+
+void sb_plan_token(struct sbuf *b, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    strchr("._,:+=/-", *p))
+			sb_putc(b, (char)*p);
+		else
+			sb_printf(b, "%%%02X", *p);
+}
+
+void plan_exec(const char *boot, long timeout, const char *cmd, struct sbuf *out)
+{
+	sb_printf(out, "boot %s\nstep exec %ld sh -c ", boot, timeout);
+	sb_plan_token(out, cmd);
+	sb_putc(out, '\n');
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct sbuf plan = { 0 };
+	int rc = plan_text(argc, argv, &plan);
+
+	if (!rc && plan.len && (fwrite(plan.s, 1, plan.len, stdout) != plan.len || fflush(stdout))) {
+		fprintf(stderr, "labtool plan: cannot write the plan\n");
+		rc = EXIT_IOERR;
+	}
+	sb_free(&plan);
+	return rc;
 }

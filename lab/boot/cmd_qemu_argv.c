@@ -38,6 +38,45 @@ static int usage(void)
 	return EXIT_USAGE;
 }
 
+int qemu_boot_argv(const char *path, struct qemu_opts *o, const char *mt_out, const char *so,
+		   const char *version, enum acct_mode mode, struct topo_args *a)
+{
+	struct sbuf plugin = { 0 };
+	struct topo *t = xcalloc(1, sizeof(*t));
+	char err[256];
+	int rc;
+
+	o->bios = access(qboot, R_OK) == 0 ? qboot : NULL;
+	rc = topo_load(path, t, stderr);
+	if (!rc && mt_out) {
+		enum mt_rule rule;
+
+		if (acct_rule_for_qemu(version, &rule, err, sizeof(err))) {
+			fprintf(stderr, "labtool qemu-argv: --qemu-version: %s\n", err);
+			rc = EXIT_USAGE;
+		} else if (acct_plugin_arg(t, so, rule, mt_out, mode, &plugin, err, sizeof(err))) {
+			fprintf(stderr, "labtool qemu-argv: %s: %s\n", path, err);
+			rc = EXIT_USAGE;
+		} else {
+			o->plugin = plugin.s;
+			o->delay = mode == ACCT_DELAY;
+		}
+	}
+	if (!rc) {
+		int r = qemu_argv(t, o, a, err, sizeof(err));
+
+		if (r == -1)
+			fprintf(stderr, "labtool qemu-argv: %s\n", err);
+		else if (r < 0)
+			fprintf(stderr, "labtool qemu-argv: out of memory\n");
+		rc = r == -1 ? EXIT_USAGE : r < 0 ? EXIT_SOFTWARE : 0;
+	}
+	o->plugin = NULL;
+	sb_free(&plugin);
+	free(t);
+	return rc;
+}
+
 int cmd_qemu_argv(int argc, char **argv)
 {
 	struct qemu_opts o = { 0 };
@@ -45,8 +84,6 @@ int cmd_qemu_argv(int argc, char **argv)
 	const char *mode_s = NULL;
 	enum acct_mode mode = ACCT_COUNT;
 	struct topo_args a = { 0 };
-	struct sbuf plugin = { 0 };
-	struct topo *t;
 	char err[256];
 	int rc;
 
@@ -80,32 +117,7 @@ int cmd_qemu_argv(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	o.icount = !strcmp(clock, "icount");
-	o.bios = access(qboot, R_OK) == 0 ? qboot : NULL;
-	t = xcalloc(1, sizeof(*t));
-	rc = topo_load(path, t, stderr);
-	if (!rc && mt_out) {
-		enum mt_rule rule;
-
-		if (acct_rule_for_qemu(version, &rule, err, sizeof(err))) {
-			fprintf(stderr, "labtool qemu-argv: --qemu-version: %s\n", err);
-			rc = EXIT_USAGE;
-		} else if (acct_plugin_arg(t, so, rule, mt_out, mode, &plugin, err, sizeof(err))) {
-			fprintf(stderr, "labtool qemu-argv: %s: %s\n", path, err);
-			rc = EXIT_USAGE;
-		} else {
-			o.plugin = plugin.s;
-			o.delay = mode == ACCT_DELAY;
-		}
-	}
-	if (!rc) {
-		int r = qemu_argv(t, &o, &a, err, sizeof(err));
-
-		if (r == -1)
-			fprintf(stderr, "labtool qemu-argv: %s\n", err);
-		else if (r < 0)
-			fprintf(stderr, "labtool qemu-argv: out of memory\n");
-		rc = r == -1 ? EXIT_USAGE : r < 0 ? EXIT_SOFTWARE : 0;
-	}
+	rc = qemu_boot_argv(path, &o, mt_out, so, version, mode, &a);
 	for (size_t i = 0; !rc && i < a.n; i++)
 		fwrite(a.v[i], 1, strlen(a.v[i]) + 1, stdout);
 	if (!rc && (fflush(stdout) || ferror(stdout))) {
@@ -113,7 +125,5 @@ int cmd_qemu_argv(int argc, char **argv)
 		rc = EXIT_IOERR;
 	}
 	topo_args_free(&a);
-	sb_free(&plugin);
-	free(t);
 	return rc;
 }

@@ -58,4 +58,16 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 
 void topo_args_free(struct topo_args *a);
 
+/*
+ * A boot's whole command for the topology file at @path (lab/boot/cmd_qemu_argv.c):
+ * qboot as firmware when QEMU has it; with @mt_out, the memory-timing
+ * plugin @so writing its report there, its address rule from @version (the
+ * first line of qemu-system-x86_64 --version) and its mode @mode (count or
+ * delay; ignored without @mt_out).  0, or an exit code with the message on
+ * stderr.
+ */
+enum acct_mode;
+int qemu_boot_argv(const char *path, struct qemu_opts *o, const char *mt_out, const char *so,
+		   const char *version, enum acct_mode mode, struct topo_args *a);
+
 #endif

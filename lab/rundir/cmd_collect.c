@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status S]
+ * labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status S | --boot-rc N]
  *
  * Turns one boot's raw files (raw/channel-BOOT.log, raw/console-BOOT.log)
- * into rows of RUN-DIR/summary.csv, RUN-DIR/guest-topology.csv and the
- * boot's files under RUN-DIR/boots/.  Rows of an earlier collect of the same
- * boot are replaced, so collecting twice gives the same files.  The framing
+ * into the boot's own files under RUN-DIR/boots/: its rows (BOOT.csv, with
+ * summary.csv's columns), its guest view (BOOT.topo.csv), checks, output
+ * and status; `labtool finish` makes summary.csv and guest-topology.csv
+ * from them (lab/rundir/rundir.h), so boots collected at once never write the
+ * same file.  Collecting twice gives the same files.  Without --topology,
+ * --memory-timing and --topology-file, the boot's topology and memory
+ * timing are the run's (RUN-DIR/run.args, as labtool init wrote it).  --boot-rc is the exit
+ * status of `labtool boot` (0 ok, 124 timeout, 125 idle, else QEMU failed).  The framing
  * is checked line by line: the first bad line ends parsing and marks the
  * boot corrupt; a missing END marks it truncated; a panic on the console or
  * a host-side timeout (--qemu-status timeout) wins over both.  Rows read
@@ -24,10 +29,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "accounting.h"
 #include "channel.h"
 #include "commands.h"
+#include "rundir.h"
+#include "runopts.h"
 #include "textfile.h"
 
 struct collect {
@@ -68,7 +76,7 @@ static void set_reason(struct collect *c, const char *fmt, ...)
 /*
  * A file read only in part (a line too long for the memory left, a read
  * error) is an error, never its end: taken as the end, what follows would
- * be dropped (summary.csv is rewritten from what was read).  Nothing has
+ * be dropped (the boot's files are written from what was read).  Nothing has
  * been written when this exits.
  */
 static void check_read(const struct textfile *tf, const char *name)
@@ -397,44 +405,13 @@ static void read_memtiming(struct collect *c, const char *topo_path, bool delay)
 	free(path);
 }
 
-/* Rewrites summary.csv with this boot's rows replacing any earlier ones. */
-static int update_summary(struct collect *c, const char *path)
+/* The boot's rows (boots/<boot>.csv): its status is known only now, it ends each row. */
+static int write_rows(struct collect *c, const char *path)
 {
-	static const char header[] =
-		"topology,bench,policy,nodes,pagesize,scenario,metric,value,unit,run_id,boot_id,boot_status\n";
 	struct sbuf out = { 0 };
-	struct textfile tf;
-	char *line;
 	int rc;
 
-	sb_printf(&out, "%s", header);
-	if (textfile_open(&tf, path) < 0 && errno != ENOENT) {
-		fprintf(stderr, "labtool collect: %s: cannot read: %s\n", path, strerror(errno));
-		exit(EXIT_NOINPUT);
-	}
-	if (tf.f) {
-		int first = 1;
-
-		while ((line = textfile_next(&tf))) {
-			char *comma = line;
-			int k;
-
-			if (first) {
-				first = 0;
-				continue;
-			}
-			/* boot_id is the 11th column */
-			for (k = 0; k < 10 && comma; k++)
-				comma = strchr(comma + 1, ',');
-			if (comma && !strncmp(comma + 1, c->boot, strlen(c->boot)) &&
-			    comma[1 + strlen(c->boot)] == ',')
-				continue;
-			sb_printf(&out, "%s\n", line);
-		}
-		check_read(&tf, path);
-		textfile_close(&tf);
-	}
-	/* The boot's status is known only now: it ends each new row. */
+	sb_puts(&out, SUMMARY_HEADER "\n");
 	for (char *p = c->rows.s, *nl; p && (nl = strchr(p, '\n')); p = nl + 1)
 		sb_printf(&out, "%.*s,%s\n", (int)(nl - p), p, c->status);
 	rc = write_file_atomic(path, out.s, out.len);
@@ -445,15 +422,28 @@ static int update_summary(struct collect *c, const char *path)
 int cmd_collect(int argc, char **argv)
 {
 	struct collect c = { .topology = "-", .status = "ok", .exec_rc = -1 };
-	const char *qemu_status = "ok", *memtiming = "off", *topo_file = NULL;
-	char *path = NULL;
-	int rc = 0;
+	const char *qemu_status = "ok", *memtiming = NULL, *topo_file = NULL;
+	char *path = NULL, *name = NULL, **saved = NULL;
+	struct run_opts o = { 0 };
+	int rc = 0, nsaved = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--topology") && i + 1 < argc)
 			c.topology = argv[++i];
 		else if (!strcmp(argv[i], "--qemu-status") && i + 1 < argc)
 			qemu_status = argv[++i];
+		else if (!strcmp(argv[i], "--boot-rc") && i + 1 < argc) {
+			char *end;
+			long v = strtol(argv[i + 1], &end, 10);
+
+			if (!*argv[i + 1] || *end || v < 0 || v > 255) {
+				fprintf(stderr, "labtool collect: --boot-rc: '%s' is not an exit status\n",
+					argv[i + 1]);
+				return EXIT_USAGE;
+			}
+			qemu_status = boot_exit_word((int)v);
+			i++;
+		}
 		else if (!strcmp(argv[i], "--memory-timing") && i + 1 < argc)
 			memtiming = argv[++i];
 		else if (!strcmp(argv[i], "--topology-file") && i + 1 < argc)
@@ -470,27 +460,64 @@ int cmd_collect(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (c.run && c.boot && !strcmp(c.topology, "-") && !memtiming && !topo_file) {
+		/* the boot's topology and memory timing from the run's own options */
+		char *args = xasprintf("%s/run.args", c.run), err[1024];
+
+		if (access(args, F_OK) == 0) {
+			const char *t;
+
+			rc = runopts_load(c.run, &o, &saved, &nsaved, err, sizeof(err));
+			if (rc) {
+				fprintf(stderr, "labtool collect: %s\n", err);
+				free(args);
+				goto done;
+			}
+			t = runopts_boot_topology(&o, c.boot, NULL);
+			if (!t) {
+				fprintf(stderr, "labtool collect: boot '%s': %s has no such boot\n", c.boot,
+					c.run);
+				free(args);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			name = xstrdup(strrchr(t, '/') ? strrchr(t, '/') + 1 : t);
+			if (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".yaml"))
+				name[strlen(name) - 5] = '\0';
+			c.topology = name;
+			topo_file = t;
+			memtiming = o.memory_timing;
+		}
+		free(args);
+	}
+	if (!memtiming)
+		memtiming = "off";
 	if (!c.run || !c.boot || (strcmp(memtiming, "off") && strcmp(memtiming, "count") &&
 				  strcmp(memtiming, "delay")) ||
 	    (strcmp(memtiming, "off") && !topo_file)) {
-		fprintf(stderr, "usage: labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status ok|timeout|idle|error]\n"
+		fprintf(stderr, "usage: labtool collect RUN-DIR BOOT-ID [--topology NAME] [--qemu-status ok|timeout|idle|error | --boot-rc N]\n"
 			"       [--memory-timing off|count|delay --topology-file TOPOLOGY.yaml]\n");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto done;
 	}
 	if (strpbrk(c.boot, "/,. ") || strpbrk(c.topology, ",/ ")) {
 		fprintf(stderr, "labtool collect: boot id and topology name must not contain '/', ',', '.' or spaces\n");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto done;
 	}
 	c.run_id = strrchr(c.run, '/') ? strrchr(c.run, '/') + 1 : c.run;
 	if (!*c.run_id) {
 		fprintf(stderr, "labtool collect: RUN-DIR must not end in '/'\n");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+		goto done;
 	}
 
 	path = xasprintf("%s/boots", c.run);
 	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "labtool collect: %s: %s\n", path, strerror(errno));
-		return EXIT_IOERR;
+		free(path);
+		rc = EXIT_IOERR;
+		goto done;
 	}
 	free(path);
 
@@ -529,8 +556,8 @@ int cmd_collect(int argc, char **argv)
 	if (strcmp(memtiming, "off"))
 		read_memtiming(&c, topo_file, !strcmp(memtiming, "delay"));
 
-	path = xasprintf("%s/summary.csv", c.run);
-	if (update_summary(&c, path) < 0)
+	path = xasprintf("%s/boots/%s.csv", c.run, c.boot);
+	if (write_rows(&c, path) < 0)
 		rc = EXIT_IOERR;
 	free(path);
 
@@ -540,11 +567,17 @@ int cmd_collect(int argc, char **argv)
 		for (size_t i = 0; i < NTOPO; i++)
 			sb_printf(&t, "%s%s", i ? "," : "", topo_columns[i]);
 		sb_printf(&t, "\n%s", c.topo.s);
-		path = xasprintf("%s/guest-topology.csv", c.run);
+		path = xasprintf("%s/boots/%s.topo.csv", c.run, c.boot);
 		if (write_file_atomic(path, t.s, t.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
 		free(t.s);
+	} else {
+		/* an earlier collect's view is not this one's */
+		path = xasprintf("%s/boots/%s.topo.csv", c.run, c.boot);
+		if (unlink(path) < 0 && errno != ENOENT)
+			rc = EXIT_IOERR;
+		free(path);
 	}
 	if (c.tap.len) {
 		path = xasprintf("%s/boots/%s.tap", c.run, c.boot);
@@ -596,5 +629,9 @@ int cmd_collect(int argc, char **argv)
 		free(c.probe[i]);
 	free(c.phase);
 	free(c.probe);
+done:
+	free(name);
+	runopts_free_argv(saved, nsaved);
+	runopts_free(&o);
 	return rc;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * labtool meta init RUN-DIR [--topology FILE]... [KEY=VALUE]...
- * labtool meta end RUN-DIR [KEY=VALUE]...
+ * labtool meta init RUN-DIR [--topology FILE]... [--kernel-dir DIR] [KEY=VALUE]...
+ * labtool meta end RUN-DIR [--kernel-dir DIR] [KEY=VALUE]...
  * labtool meta get RUN-DIR KEY
  *
  * The one writer of RUN-DIR/meta.json (keys: lab/rundir/meta.h).  init writes it
@@ -11,7 +11,8 @@
  * the file's own, and the end time.  Both write atomically; a file of a
  * newer meta_format, or with a key the list does not know, is refused in one
  * line and left as it is.  get prints one key's value (a topology file per
- * line for topologies), read the way the report reads it.
+ * line for topologies), read the way the report reads it.  --kernel-dir
+ * takes the kernel's keys from its build directory (release, info).
  *
  * Exit: 0; 1 (get) the key is not recorded; 64 usage; 65 a meta.json this
  * labtool cannot complete; 66 missing input; 70 out of memory; 74 cannot write.
@@ -33,8 +34,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: labtool meta init RUN-DIR [--topology FILE]... [KEY=VALUE]...\n"
-			"       labtool meta end RUN-DIR [KEY=VALUE]...\n"
+	fprintf(stderr, "usage: labtool meta init RUN-DIR [--topology FILE]... [--kernel-dir DIR] [KEY=VALUE]...\n"
+			"       labtool meta end RUN-DIR [--kernel-dir DIR] [KEY=VALUE]...\n"
 			"       labtool meta get RUN-DIR KEY\n"
 			"keys (lab/rundir/meta.h):");
 	for (int k = 0; k < META_NR; k++)
@@ -54,8 +55,7 @@ static long host_cpus(void)
 	return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
-/* Now as date -Is prints it: 2026-12-02T21:57:31+00:00. */
-static int now_iso(char *buf, size_t size)
+int now_iso(char *buf, size_t size)
 {
 	time_t t = time(NULL);
 	struct tm tm;
@@ -88,6 +88,56 @@ static int add_topology(struct meta *m, const char *file)
 					   d[3], d[4], d[5], d[6], d[7]);
 	m->ntopo++;
 	return 0;
+}
+
+/*
+ * The kernel's keys from its build directory (kernel/build.sh --path):
+ * kernel_release from release, kernel_flavor, series_hash and
+ * kernel_source from info's flavor=, series_hash= and source= lines.
+ */
+static int kernel_keys(struct meta *m, const char *dir)
+{
+	static const char *const from[][2] = {
+		{ "flavor", "kernel_flavor" }, { "series_hash", "series_hash" },
+		{ "source", "kernel_source" },
+	};
+	char *path = xasprintf("%s/release", dir), *text = NULL, err[256];
+	size_t len;
+	int rc = 0;
+
+	if (read_file_all(path, &text, &len) < 0)
+		goto fail;
+	text[strcspn(text, "\n")] = '\0';
+	free(m->v[META_kernel_release]);
+	m->v[META_kernel_release] = xstrdup(text);
+	free(text);
+	free(path);
+	path = xasprintf("%s/info", dir);
+	if (read_file_all(path, &text, &len) < 0)
+		goto fail;
+	for (size_t k = 0; k < sizeof(from) / sizeof(from[0]); k++) {
+		size_t kl = strlen(from[k][0]);
+
+		for (char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, from[k][0], kl) && p[kl] == '=') {
+				char *a = xasprintf("%s=%.*s", from[k][1], (int)strcspn(p + kl + 1, "\n"),
+						    p + kl + 1);
+
+				if (meta_set(m, a, false, err, sizeof(err)) < 0) {
+					fprintf(stderr, "labtool meta: %s\n", err);
+					rc = EXIT_SOFTWARE;
+				}
+				free(a);
+				break;
+			}
+	}
+	free(text);
+	free(path);
+	return rc;
+fail:
+	fprintf(stderr, "labtool meta: --kernel-dir: %s: %s\n", path, strerror(errno));
+	free(path);
+	return EXIT_NOINPUT;
 }
 
 /* time_unit follows the clock: guest instructions under icount. */
@@ -234,7 +284,13 @@ int cmd_meta(int argc, char **argv)
 		rc = rc ? rc : set_self(&m, META_meta_format, num);
 	}
 	for (int i = 3; !rc && i < argc; i++) {
-		if (!strcmp(argv[i], "--topology") && !strcmp(verb, "init")) {
+		if (!strcmp(argv[i], "--kernel-dir") && strcmp(verb, "get")) {
+			if (i + 1 == argc) {
+				rc = usage();
+				break;
+			}
+			rc = kernel_keys(&m, argv[++i]);
+		} else if (!strcmp(argv[i], "--topology") && !strcmp(verb, "init")) {
 			if (i + 1 == argc) {
 				rc = usage();
 				break;

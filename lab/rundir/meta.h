@@ -116,6 +116,9 @@ int meta_format_check(const struct kvlist *kv, const char *name, char *err, size
 
 void meta_free(struct meta *m);
 
+/* Now as date -Is prints it: 2026-12-02T21:57:31+00:00 (lab/cmd_meta.c). */
+int now_iso(char *buf, size_t size);
+
 /* SHA-256 of @len bytes at @data. */
 void meta_sha256(const void *data, size_t len, unsigned char out[32]);
 

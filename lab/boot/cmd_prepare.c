@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * labtool prepare RUN-DIR BOOT-ID --kernel F --initrd F --accel tcg|kvm
+ *                 [--plugin SO --qemu-version LINE]
+ *
+ * A boot's inputs, from the run's own options (RUN-DIR/run.args, lab/rundir/runopts.c):
+ * its topology (boot ids are 1..topologies x boots, in order), its guest
+ * plan written to raw/plan-BOOT.txt (`labtool plan`'s, or with --exec one
+ * step running the command), and its whole QEMU command (lab/boot/qemu.c, the
+ * serial files raw/console-BOOT.log and raw/channel-BOOT.log, with
+ * --memory-timing count the plugin writing raw/memtiming-BOOT.txt, removed
+ * here) written to raw/qemu-BOOT.cmd as one shell line and printed on
+ * stdout, each word ended by a NUL, for run-lab.sh (`mapfile -d ''`).
+ * --initrd is where run-lab.sh puts the boot's initramfs, made from the plan
+ * afterwards.  Both files are written atomically; nothing is written when
+ * anything fails.
+ *
+ * Exit: 0; 64 usage (a boot id the run does not have); 65/66 the topology's
+ * or run.args's; 70 out of memory; 74 cannot write.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "accounting.h"
+#include "commands.h"
+#include "qemu.h"
+#include "runopts.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: labtool prepare RUN-DIR BOOT-ID --kernel F --initrd F --accel tcg|kvm "
+			"[--plugin SO --qemu-version LINE]\n");
+	return EXIT_USAGE;
+}
+
+static int write_raw(const char *run, const char *name, const char *id, const char *ext,
+		     const struct sbuf *b)
+{
+	char *path = xasprintf("%s/raw/%s-%s.%s", run, name, id, ext);
+	int rc = 0;
+
+	if (write_file_atomic(path, b->s ? b->s : "", b->len) < 0) {
+		fprintf(stderr, "labtool prepare: %s: %s\n", path, strerror(errno));
+		rc = EXIT_IOERR;
+	}
+	free(path);
+	return rc;
+}
+
+int cmd_prepare(int argc, char **argv)
+{
+	struct qemu_opts q = { 0 };
+	struct run_opts o = { 0 };
+	struct topo_args a = { 0 };
+	struct sbuf plan = { 0 }, line = { 0 };
+	const char *run = NULL, *id = NULL, *so = NULL, *version = NULL, *topo;
+	char **saved = NULL, err[1024], *console = NULL, *channel = NULL, *mt_out = NULL;
+	enum acct_mode mode = ACCT_COUNT;
+	int nsaved = 0, rc;
+
+	for (int i = 1; i < argc; i++) {
+		const char **opt = !strcmp(argv[i], "--kernel") ? &q.kernel :
+				   !strcmp(argv[i], "--initrd") ? &q.initrd :
+				   !strcmp(argv[i], "--accel") ? &q.accel :
+				   !strcmp(argv[i], "--plugin") ? &so :
+				   !strcmp(argv[i], "--qemu-version") ? &version : NULL;
+
+		if (opt && i + 1 < argc && argv[i + 1][0])
+			*opt = argv[++i];
+		else if (argv[i][0] == '-')
+			return usage();
+		else if (!run)
+			run = argv[i];
+		else if (!id)
+			id = argv[i];
+		else
+			return usage();
+	}
+	if (!run || !id || !q.kernel || !q.initrd || !q.accel || !so != !version)
+		return usage();
+	rc = runopts_load(run, &o, &saved, &nsaved, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "labtool prepare: %s\n", err);
+		goto out;
+	}
+	topo = runopts_boot_topology(&o, id, NULL);
+	if (!topo) {
+		fprintf(stderr, "labtool prepare: boot '%s': %s has boots 1 to %ld\n", id, run,
+			(long)o.ntopo * o.boots);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (strcmp(o.memory_timing, "off") && !so) {
+		fprintf(stderr, "labtool prepare: --memory-timing %s: --plugin and --qemu-version are needed\n",
+			o.memory_timing);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+
+	if (*o.exec_cmd) {
+		plan_exec(id, o.step_timeout ? o.step_timeout : o.boot_timeout, o.exec_cmd, &plan);
+	} else {
+		char st[32];
+		char *pv[] = { "plan", (char *)topo, "--boot-id", (char *)id, "--profile", (char *)o.profile,
+			       "--clock", (char *)o.clock, "--benches", (char *)o.benches, "--workloads",
+			       (char *)o.workloads, "--memory-timing", (char *)o.memory_timing,
+			       "--step-timeout", st, NULL };
+
+		snprintf(st, sizeof(st), "%ld", o.step_timeout);
+		rc = plan_text(o.step_timeout ? 16 : 14, pv, &plan);
+		if (rc)
+			goto out;
+	}
+
+	q.console = console = xasprintf("%s/raw/console-%s.log", run, id);
+	q.channel = channel = xasprintf("%s/raw/channel-%s.log", run, id);
+	q.icount = !strcmp(o.clock, "icount");
+	q.no_prealloc = o.no_prealloc;
+	if (strcmp(o.memory_timing, "off"))
+		mt_out = xasprintf("%s/raw/memtiming-%s.txt", run, id);
+	if (mt_out && acct_mode_parse(o.memory_timing, &mode, err, sizeof(err))) {
+		fprintf(stderr, "labtool prepare: %s\n", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = qemu_boot_argv(topo, &q, mt_out, mt_out ? so : NULL, mt_out ? version : NULL, mode, &a);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < a.n; i++) {
+		sb_shell_arg(&line, a.v[i]);
+		sb_putc(&line, ' ');
+	}
+	rc = write_raw(run, "plan", id, "txt", &plan);
+	if (!rc)
+		rc = write_raw(run, "qemu", id, "cmd", &line);
+	/* the plugin's report is this boot's, not an earlier attempt's */
+	if (!rc && mt_out && unlink(mt_out) < 0 && errno != ENOENT) {
+		fprintf(stderr, "labtool prepare: %s: %s\n", mt_out, strerror(errno));
+		rc = EXIT_IOERR;
+	}
+	for (size_t i = 0; !rc && i < a.n; i++)
+		fwrite(a.v[i], 1, strlen(a.v[i]) + 1, stdout);
+	if (!rc && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, "labtool prepare: cannot write the command line\n");
+		rc = EXIT_IOERR;
+	}
+out:
+	topo_args_free(&a);
+	sb_free(&plan);
+	sb_free(&line);
+	free(console);
+	free(channel);
+	free(mt_out);
+	runopts_free_argv(saved, nsaved);
+	runopts_free(&o);
+	return rc;
+}

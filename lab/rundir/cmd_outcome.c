@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * labtool outcome RUN-DIR BOOT-ID [--kernel-release R]
+ *
+ * A collected boot's outcome, as run-lab.sh exits with it (lab/rundir/rundir.c,
+ * boot_outcome): from boots/<boot>.status, 3 the boot failed; for a run of
+ * --exec (RUN-DIR/run.args) the command's exit status; 1 a check or step
+ * failed; else 0.  For a topology's first boot, with --kernel-release, the
+ * boot's view of the machine (boots/<boot>.topo.csv, or guest-topology.csv
+ * for a run collected before the per-boot files) is compared with the
+ * topology as `labtool check-guest` does, its differences on stderr; stdout
+ * then says "match NAME.yaml" or "differs TOPOLOGY-FILE", and a difference
+ * makes the outcome at least 1.
+ *
+ * Exit: the outcome (0, 1, 3, the command's status); 3 also when the boot
+ * has no readable status file or run.args; 64 usage.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "rundir.h"
+#include "runopts.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: labtool outcome RUN-DIR BOOT-ID [--kernel-release R]\n");
+	return EXIT_USAGE;
+}
+
+/* check-guest with its stdout on stderr: stdout is this command's answer */
+static int check_view(const char *topo, const char *view, const char *release)
+{
+	char *args[] = { "check-guest", (char *)topo, (char *)view, "--kernel-release",
+			 (char *)release, NULL };
+	int saved, rc;
+
+	fflush(stdout);
+	saved = dup(1);
+	if (saved < 0 || dup2(2, 1) < 0)
+		return EXIT_SOFTWARE;
+	rc = cmd_check_guest(5, args);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	return rc;
+}
+
+int cmd_outcome(int argc, char **argv)
+{
+	const char *run = NULL, *boot = NULL, *topo = NULL, *release = NULL;
+	struct run_opts o = { 0 };
+	bool exec, first = false;
+	char *path, *text, err[1024], **saved = NULL;
+	size_t len;
+	int rc, nsaved = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--kernel-release") && i + 1 < argc)
+			release = argv[++i];
+		else if (argv[i][0] == '-')
+			return usage();
+		else if (!run)
+			run = argv[i];
+		else if (!boot)
+			boot = argv[i];
+		else
+			return usage();
+	}
+	if (!run || !boot || !*boot || strpbrk(boot, "/,. "))
+		return usage();
+	rc = runopts_load(run, &o, &saved, &nsaved, err, sizeof(err));
+	if (!rc && !(topo = runopts_boot_topology(&o, boot, &first))) {
+		snprintf(err, sizeof(err), "%s has no boot '%s'", run, boot);
+		rc = 3;
+	}
+	if (rc) {
+		fprintf(stderr, "labtool outcome: %s\n", err);
+		runopts_free_argv(saved, nsaved);
+		runopts_free(&o);
+		return 3;
+	}
+	exec = *o.exec_cmd;
+	if (exec || !first || !release)
+		topo = NULL;
+	path = xasprintf("%s/boots/%s.status", run, boot);
+	if (read_file_all(path, &text, &len) < 0) {
+		fprintf(stderr, "labtool outcome: %s: %s\n", path, strerror(errno));
+		rc = 3;
+		topo = NULL;
+	} else {
+		rc = boot_outcome(text, exec, err, sizeof(err));
+		free(text);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "labtool outcome: %s: %s\n", path, err);
+		rc = 3;
+	}
+	free(path);
+	if (topo && rc < 3) {
+		struct stat sb;
+		char *view = xasprintf("%s/boots/%s.topo.csv", run, boot);
+
+		if (stat(view, &sb) < 0) {
+			free(view);
+			view = xasprintf("%s/guest-topology.csv", run);
+		}
+		if (stat(view, &sb) == 0) {
+			int c = check_view(topo, view, release);
+
+			if (c)
+				printf("differs %s\n", topo);
+			else
+				printf("match %s\n", strrchr(topo, '/') ? strrchr(topo, '/') + 1 : topo);
+			if (c && rc < 1)
+				rc = 1;
+		}
+		free(view);
+	}
+	runopts_free_argv(saved, nsaved);
+	runopts_free(&o);
+	return rc;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The run directory's files made from its boots' files (#14 item 1: labtool
+ * is the only author of results/<run>/).  Each boot's collect writes only
+ * files of its own (boots/<boot>.*), so boots that run at once, in one
+ * process or in many (a --plan through GNU parallel), never write the same
+ * file; `labtool finish` then makes the run's files from them, atomically:
+ *
+ *   boots/<boot>.csv       the boot's rows, summary.csv's header and columns
+ *   boots/<boot>.topo.csv  the boot's guest view (guest-topology.csv's columns)
+ *   summary.csv            every boot's rows, in boot order
+ *   guest-topology.csv     the view of the run's first boot that has one
+ *
+ * A run collected before the per-boot files (summary.csv with rows of a
+ * boot that has no boots/<boot>.csv) keeps those rows.
+ */
+#ifndef TIERLAB_RUNDIR_H
+#define TIERLAB_RUNDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+#define SUMMARY_HEADER \
+	"topology,bench,policy,nodes,pagesize,scenario,metric,value,unit,run_id,boot_id,boot_status"
+
+/*
+ * The word `labtool collect --boot-rc` records for how `labtool boot` ended
+ * (its exit status): ok (0), timeout (124, the wall-clock limit), idle (125,
+ * silent too long), else error (QEMU failed).
+ */
+const char *boot_exit_word(int rc);
+
+/*
+ * A boot's outcome as run-lab.sh exits with it, from the text of its
+ * boots/<boot>.status: 3 the boot failed (status not ok); with @exec the
+ * --exec command's status when the guest gave one; 1 a check or step
+ * failed; else 0.  -1 with a one-line message in err for a file without
+ * status=.
+ */
+int boot_outcome(const char *status_text, bool exec, char *err, size_t errlen);
+
+/* Boot ids in run order: numbers by value (2 before 10), before other names. */
+int boot_id_cmp(const char *a, const char *b);
+
+/*
+ * summary.csv's text for RUN-DIR: the header, then the rows of each boot
+ * in boot_id_cmp order, from boots/<boot>.csv, or for a boot without one
+ * from RUN-DIR/summary.csv as it is.  0, or an exit code (EXIT_INVALID a
+ * per-boot file without the header, EXIT_NOINPUT unreadable, EXIT_SOFTWARE
+ * out of memory) with "file:line: ..." in err.
+ */
+int summary_build(const char *run, struct sbuf *out, char *err, size_t errlen);
+
+/*
+ * The boot whose boots/<boot>.topo.csv becomes guest-topology.csv: the
+ * first in boot order (malloc'd), NULL if none has one.
+ */
+char *guest_view_boot(const char *run);
+
+#endif

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run directory made from its boots' files (lab/rundir/rundir.c, #14 item 1):
+ * summary.csv from the per-boot rows in boot order, an earlier summary's
+ * rows kept for boots without a file of their own and replaced for the
+ * others, a per-boot file that is not one refused naming it; the first
+ * boot's guest view; how `labtool boot` ended, in collect's words; a boot's
+ * outcome from its status file, as run-lab.sh exits with it.
+ */
+#include "harness.h"
+#include "commands.h"
+#include "frame.h"
+#include "rundir.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *tmp_run(void)
+{
+	char tmpl[] = "/tmp/tierlab-unit-rundir.XXXXXX";
+	char *dir = mkdtemp(tmpl), *boots;
+
+	if (!dir)
+		return NULL;
+	boots = xasprintf("%s/boots", dir);
+	mkdir(boots, 0755);
+	free(boots);
+	return xstrdup(dir);
+}
+
+static void put(const char *run, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", run, name);
+
+	write_file_atomic(path, text, strlen(text));
+	free(path);
+}
+
+static void rm_run(char *run)
+{
+	char *cmd = xasprintf("rm -rf '%s'", run);
+
+	if (system(cmd))
+		fprintf(stderr, "  cannot remove %s\n", run);
+	free(cmd);
+	free(run);
+}
+
+#define H SUMMARY_HEADER "\n"
+#define ROW(boot, st) "t,b,bind,1,4k,free,m,1,ns,r," boot "," st "\n"
+
+TEST(summary_from_boot_files_in_boot_order)
+{
+	char *run = tmp_run(), err[256];
+	struct sbuf out = { 0 };
+
+	CHECK(run != NULL);
+	put(run, "boots/10.csv", H ROW("10", "ok"));
+	put(run, "boots/2.csv", H ROW("2", "panic") ROW("2", "panic"));
+	put(run, "boots/1.csv", H);	/* a boot without rows */
+	put(run, "boots/2.topo.csv", "node,cpus\n0,0\n");	/* not rows */
+	CHECK(summary_build(run, &out, err, sizeof(err)) == 0);
+	CHECK_STR(out.s, H ROW("2", "panic") ROW("2", "panic") ROW("10", "ok"));
+	sb_free(&out);
+	rm_run(run);
+}
+
+TEST(summary_keeps_an_earlier_runs_rows_of_boots_without_a_file)
+{
+	char *run = tmp_run(), err[256];
+	struct sbuf out = { 0 };
+
+	/* collected before the per-boot files: boot 1 kept, boot 2 redone */
+	put(run, "summary.csv", H ROW("2", "timeout") ROW("1", "ok") ROW("1", "ok"));
+	put(run, "boots/2.csv", H ROW("2", "ok"));
+	CHECK(summary_build(run, &out, err, sizeof(err)) == 0);
+	CHECK_STR(out.s, H ROW("1", "ok") ROW("1", "ok") ROW("2", "ok"));
+	sb_free(&out);
+	/* no boots at all: the header alone */
+	rm_run(run);
+	run = tmp_run();
+	CHECK(summary_build(run, &out, err, sizeof(err)) == 0);
+	CHECK_STR(out.s, H);
+	sb_free(&out);
+	rm_run(run);
+}
+
+TEST(summary_refuses_a_boot_file_without_the_header)
+{
+	char *run = tmp_run(), err[256] = "";
+	struct sbuf out = { 0 };
+
+	put(run, "boots/3.csv", ROW("3", "ok"));
+	CHECK(summary_build(run, &out, err, sizeof(err)) == EXIT_INVALID);
+	CHECK(strstr(err, "boots/3.csv:1: not summary.csv's header") != NULL);
+	sb_free(&out);
+	put(run, "boots/3.csv", "");
+	CHECK(summary_build(run, &out, err, sizeof(err)) == EXIT_INVALID);
+	sb_free(&out);
+	rm_run(run);
+}
+
+TEST(guest_view_of_the_first_boot)
+{
+	char *run = tmp_run(), *b;
+
+	CHECK(guest_view_boot(run) == NULL);
+	put(run, "boots/12.topo.csv", "x\n");
+	put(run, "boots/3.topo.csv", "x\n");
+	put(run, "boots/3.csv", H);
+	b = guest_view_boot(run);
+	CHECK_STR(b, "3");
+	free(b);
+	rm_run(run);
+}
+
+TEST(boot_ids_in_run_order)
+{
+	CHECK(boot_id_cmp("2", "10") < 0);
+	CHECK(boot_id_cmp("10", "9") > 0);
+	CHECK(boot_id_cmp("7", "7") == 0);
+	CHECK(boot_id_cmp("9", "a") < 0);
+	CHECK(boot_id_cmp("r2", "r10") > 0);	/* names: as strings */
+}
+
+TEST(boot_exit_status_in_collects_words)
+{
+	CHECK_STR(boot_exit_word(0), "ok");
+	CHECK_STR(boot_exit_word(124), "timeout");
+	CHECK_STR(boot_exit_word(125), "idle");
+	CHECK_STR(boot_exit_word(1), "error");
+	CHECK_STR(boot_exit_word(137), "error");
+}
+
+TEST(boot_outcome_from_its_status_file)
+{
+	char err[128];
+	const char *ok = "status=ok\nrows=3\ntap_ok=1\ntap_not_ok=0\ntap_skip=0\nsteps_ok=1\n"
+			 "steps_failed=0\nexec_rc=-1\nreason=\n";
+
+	CHECK(boot_outcome(ok, false, err, sizeof(err)) == 0);
+	CHECK(boot_outcome(ok, true, err, sizeof(err)) == 0);
+	CHECK(boot_outcome("status=panic\nexec_rc=0\n", true, err, sizeof(err)) == 3);
+	CHECK(boot_outcome("status=timeout\n", false, err, sizeof(err)) == 3);
+	CHECK(boot_outcome("status=ok\ntap_not_ok=2\n", false, err, sizeof(err)) == 1);
+	CHECK(boot_outcome("status=ok\nsteps_failed=1\n", false, err, sizeof(err)) == 1);
+	/* --exec: the command's status, even 0 over a failed step */
+	CHECK(boot_outcome("status=ok\nsteps_failed=1\nexec_rc=124\n", true, err, sizeof(err)) == 124);
+	CHECK(boot_outcome("status=ok\nsteps_failed=0\nexec_rc=0\n", true, err, sizeof(err)) == 0);
+	CHECK(boot_outcome("status=ok\nsteps_failed=1\nexec_rc=-1\n", true, err, sizeof(err)) == 1);
+	/* the key at a line's start only */
+	CHECK(boot_outcome("reason=x status=ok\nstatus=fail\n", false, err, sizeof(err)) == 3);
+	CHECK(boot_outcome("rows=1\n", false, err, sizeof(err)) == -1);
+	CHECK_STR(err, "no status= line");
+}
+
+static char *xstrndup_line(const char *s)
+{
+	return xasprintf("%.*s", (int)strcspn(s, "\n"), s);
+}
+
+/* the plan of --exec: one token per word, decoded by the guest's own code */
+TEST(plan_exec_token_decodes_to_the_command)
+{
+	static const char cmd[] = "echo 'a b' 100% $(x); printf \"\\t\" | tr -d ,:+=/-";
+	struct sbuf b = { 0 };
+	char *tok;
+
+	plan_exec("7", 40, cmd, &b);
+	CHECK(!strncmp(b.s, "boot 7\nstep exec 40 sh -c ", 26));
+	CHECK(b.s[b.len - 1] == '\n' && !strchr(b.s + 26, ' '));
+	tok = xstrndup_line(b.s + 26);
+	CHECK(strstr(tok, "%20") && strstr(tok, "%25") && strstr(tok, ",:+=/-"));
+	CHECK(frame_unescape(tok) == 0);
+	CHECK_STR(tok, cmd);
+	free(tok);
+	sb_free(&b);
+}
