@@ -417,8 +417,14 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--profile")) {
 			unsigned m = parse_list(a, val, profile_names, PROFILE_COUNT);
 
-			if (m & (m - 1))
-				die_usage("--profile: one of quick, default, full");
+			if (m & (m - 1)) {
+				char have[64] = "";
+
+				for (int k = 0; k < PROFILE_COUNT; k++)
+					snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s%s",
+						 k ? ", " : "", profile_names[k]);
+				die_usage("--profile: one of %s", have);
+			}
 			o.profile = (enum profile)__builtin_ctz(m);
 		} else if (!strcmp(a, "--preferred")) {
 			if (ns_parse(val, &o.preferred, err, sizeof(err))) {

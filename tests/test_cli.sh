@@ -26,7 +26,7 @@ expect() {
 	fi
 }
 expect 2 "unknown option '--frobnicate'" --frobnicate
-expect 2 "--profile: 'huge' is not quick, default or full" --profile huge
+expect 2 "--profile: 'huge' is not one of quick, default, full" --profile huge
 expect 2 "--fits: 'maybe' is not yes, no or unknown" --fits maybe
 expect 2 "--kernel: '7.0' is not patched, patched:N, upstream or 6.1" --kernel 7.0
 expect 2 "--kernel: 'patched:0': N must be a patch count from 1" --kernel patched:0

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runopts.h"
+#include "words.h"
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -120,7 +121,6 @@ static void push(char ***v, size_t *n, const char *s)
 
 int runopts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t errlen)
 {
-	static const char *const profiles[] = { "quick", "default", "full", NULL };
 	static const char *const fits[] = { "yes", "no", "unknown", NULL };
 	static const char *const accels[] = { "auto", "tcg", "kvm", NULL };
 	static const char *const timings[] = { "off", "count", "delay", NULL };
@@ -190,8 +190,12 @@ int runopts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t e
 		}
 	}
 
-	if (!one_of(o->profile, profiles))
-		return fail(err, errlen, "--profile: '%s' is not quick, default or full", o->profile);
+	if (vocab_profile(o->profile) < 0) {
+		char words[64];
+
+		return fail(err, errlen, "--profile: '%s' is not one of %s", o->profile,
+			    vocab_join(vocab_profile_names, words, sizeof(words)));
+	}
 	if (!one_of(o->fits, fits))
 		return fail(err, errlen, "--fits: '%s' is not yes, no or unknown", o->fits);
 	if (!strncmp(o->kernel, "patched:", 8)) {

@@ -69,7 +69,7 @@ TEST(runopts_defaults)
 TEST(runopts_each_check_says_run_labs_words)
 {
 	CHECK_STR(MSG("--frobnicate"), "unknown option '--frobnicate' (see --help)");
-	CHECK_STR(MSG("--profile", "huge"), "--profile: 'huge' is not quick, default or full");
+	CHECK_STR(MSG("--profile", "huge"), "--profile: 'huge' is not one of quick, default, full");
 	CHECK_STR(MSG("--profile"), "--profile needs a value (see --help)");
 	CHECK_STR(MSG("--add", ""), "--add needs a value (see --help)");
 	CHECK_STR(MSG("--fits", "maybe"), "--fits: 'maybe' is not yes, no or unknown");
