@@ -8,7 +8,7 @@ BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
 # What the tools link from tierbench rather than copy: policy names and
 # syscalls, node sets, machine facts and counters, the channel writer, and
 # the outcome words (guest/vocab.h).
-BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist phase outcome)
+BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist phase outcome needs)
 # Pure math and formatting: compiled for the host unit tests as well.
 BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c bench/outcome.c bench/nearest.c \
 		   bench/order.c bench/costmodel.c

@@ -244,7 +244,7 @@ static void check_oom_no_case(const struct opts *o)
 	 * later found no task, and the guest panicked (CI, dram-pmem).  The
 	 * smallest lists for this check only; restored below.
 	 */
-	if (knob_save_write("/proc/sys/vm/percpu_pagelist_high_fraction", 1L << 20)) {
+	if (sysctl_save_write("vm.percpu_pagelist_high_fraction", 1L << 20)) {
 		tap_skip("vm.percpu_pagelist_high_fraction not writable",
 			 "an OOM with no case to kill takes the ballast");
 		return;

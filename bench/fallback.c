@@ -520,7 +520,7 @@ static void level_sweep(const struct opts *o, struct shared *sh)
 	 * The smallest lists the kernel allows (high = 4 batches) keep a level
 	 * where it was filled; restored at the end.
 	 */
-	if (knob_save_write("/proc/sys/vm/percpu_pagelist_high_fraction", 1L << 20))
+	if (sysctl_save_write("vm.percpu_pagelist_high_fraction", 1L << 20))
 		msg("vm.percpu_pagelist_high_fraction: not set; the levels may drift");
 	for (int lv = 0; lv < LV_COUNT; lv++) {
 		size_t probe = MIB;

@@ -534,6 +534,7 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	}
+	sysctls_declared(&current->needs);
 	if (save_sysctls(&current->needs))
 		return 1;
 	{

@@ -60,3 +60,11 @@ int sysctl_path(const char *name, char *buf, size_t len)
 			*p = '/';
 	return 0;
 }
+
+bool needs_declares(const struct needs *n, const char *name)
+{
+	for (int i = 0; i < NEEDS_MAX_SYSCTLS && n->sysctls[i]; i++)
+		if (!strcmp(n->sysctls[i], name))
+			return true;
+	return false;
+}

@@ -45,5 +45,7 @@ const char *needs_unmet(const struct needs *n, const struct machine_facts *m, ch
 int needs_format(const struct needs *n, char *buf, size_t len);
 /* /proc/sys/vm/x of "vm.x" into @buf; -1 when the name is not a.b[.c]. */
 int sysctl_path(const char *name, char *buf, size_t len);
+/* Whether @n declares the sysctl @name ("vm.x"): the only ones a benchmark may change. */
+bool needs_declares(const struct needs *n, const char *name);
 
 #endif

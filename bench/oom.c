@@ -77,7 +77,7 @@ static int run_oom(const struct opts *o)
 		tap_skip(why, "oom");
 		return 0;
 	}
-	if (knob_save_write("/proc/sys/vm/overcommit_memory", 1))
+	if (sysctl_save_write("vm.overcommit_memory", 1))
 		return 1;
 	free_o = nodes_free_mib(&others);
 	/* a quarter past the preferred nodes, within what the others can take */

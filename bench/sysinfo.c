@@ -576,6 +576,29 @@ int knob_save_write(const char *path, long val)
 	return knob_save_write_str(path, buf);
 }
 
+static const struct needs *declared;
+
+void sysctls_declared(const struct needs *n)
+{
+	declared = n;
+}
+
+int sysctl_save_write(const char *name, long val)
+{
+	char path[128];
+
+	if (!declared || !needs_declares(declared, name)) {
+		msg("sysctl %s: not declared in the benchmark's needs (bench/needs.h), not changed",
+		    name);
+		return -1;
+	}
+	if (sysctl_path(name, path, sizeof(path))) {
+		msg("sysctl %s: not a sysctl name", name);
+		return -1;
+	}
+	return knob_save_write(path, val);
+}
+
 /* Last changed first, so nested changes unwind in order. */
 void knobs_restore(void)
 {

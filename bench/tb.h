@@ -230,6 +230,13 @@ void counter_delta_rows(const struct rowkey *k, const struct counters *a,
 /* Files written and restored (sysctls, hugepage pools). */
 int knob_read_long(const char *path, long *val);
 int knob_save_write(const char *path, long val);	/* restored at exit */
+/*
+ * A sysctl ("vm.x") of the running benchmark's declared needs set to @val,
+ * restored at exit; one it did not declare is refused (-1, said).
+ */
+int sysctl_save_write(const char *name, long val);
+struct needs;
+void sysctls_declared(const struct needs *n);	/* the harness, before a run */
 int knob_save_write_str(const char *path, const char *val);	/* the same */
 int knob_save(const char *path);	/* restored at exit, unchanged now; -1 absent */
 void knobs_restore(void);

@@ -65,6 +65,19 @@ TEST(needs_sysctl_path)
 	CHECK(sysctl_path("vm.a_very_long_name_indeed_more_than_the_buffer", p, 24) < 0);
 }
 
+/* A benchmark changes only the sysctls it declares (sysctl_save_write refuses others). */
+TEST(needs_declares_its_sysctls)
+{
+	const struct needs n = { .sysctls = { "vm.overcommit_memory", "vm.percpu_pagelist_high_fraction" } };
+	const struct needs none = { 0 };
+
+	CHECK(needs_declares(&n, "vm.overcommit_memory"));
+	CHECK(needs_declares(&n, "vm.percpu_pagelist_high_fraction"));
+	CHECK(!needs_declares(&n, "vm.overcommit_ratio"));
+	CHECK(!needs_declares(&n, "vm.overcommit"));
+	CHECK(!needs_declares(&none, "vm.overcommit_memory"));
+}
+
 /* A --list=machine line as tierbench's print_list_machine() writes it. */
 static char *bench_line(const char *name, const char *options, const struct needs *n)
 {
