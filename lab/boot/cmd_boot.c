@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "textfile.h"
 #include "util.h"
 
 static volatile sig_atomic_t interrupted;
@@ -98,18 +99,15 @@ static void progress_flush(struct progress *pr)
 
 const char *word_after(const char *s, const char *key, char *buf, size_t size)
 {
-	const char *p = s;
-	size_t n;
+	char k[64];
+	size_t kl = strlen(key);
 
-	/* the key at the start of a word: "name=" is not inside "filename=" */
-	while ((p = strstr(p, key)) && p != s && p[-1] != ' ')
-		p++;
-	if (!p)
+	/* "name=" -> "name": the key of a space-separated entry (kv_value) */
+	if (kl < 2 || kl >= sizeof(k) || key[kl - 1] != '=')
 		return NULL;
-	p += strlen(key);
-	n = strcspn(p, " ");
-	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), p);
-	return buf;
+	memcpy(k, key, kl - 1);
+	k[kl - 1] = '\0';
+	return kv_value(s, ' ', k, buf, size);
 }
 
 /* One channel line; only its payload matters here, checks are collect's. */

@@ -40,3 +40,28 @@ void textfile_close(struct textfile *tf)
 	free(tf->line);
 	memset(tf, 0, sizeof(*tf));
 }
+
+const char *kv_value(const char *text, char sep, const char *key, char *buf, size_t size)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		while (*p == sep)
+			p++;
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			const char *v = p + kl + 1, *end = strchr(v, sep);
+			size_t vl = end ? (size_t)(end - v) : strlen(v);
+
+			if (!size)
+				return NULL;
+			if (vl >= size)
+				vl = size - 1;
+			memcpy(buf, v, vl);
+			buf[vl] = '\0';
+			return buf;
+		}
+		p = strchr(p, sep);
+	}
+	return NULL;
+}

@@ -28,4 +28,12 @@ int textfile_open(struct textfile *tf, const char *path);
 char *textfile_next(struct textfile *tf);
 void textfile_close(struct textfile *tf);
 
+/*
+ * The value of @key in text of "key=value" entries separated by @sep (' '
+ * for a channel payload, '\n' for a status file), copied into @buf (cut to
+ * @size - 1 bytes); NULL when absent.  A key matches only at the start of an
+ * entry: "name" is not found inside "filename=".
+ */
+const char *kv_value(const char *text, char sep, const char *key, char *buf, size_t size);
+
 #endif

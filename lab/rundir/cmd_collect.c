@@ -88,28 +88,6 @@ static void check_read(const struct textfile *tf, const char *name)
 	exit(tf->error == ENOMEM ? EXIT_SOFTWARE : EXIT_NOINPUT);
 }
 
-/* Value of key in "k=v k=v" (copied into buf); NULL if absent. */
-static const char *kv_get(const char *payload, const char *key, char *buf,
-			  size_t size)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = payload; p && *p; p = strchr(p, ' ')) {
-		while (*p == ' ')
-			p++;
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			size_t vl = strcspn(p + kl + 1, " ");
-
-			if (vl >= size)
-				vl = size - 1;
-			memcpy(buf, p + kl + 1, vl);
-			buf[vl] = '\0';
-			return buf;
-		}
-	}
-	return NULL;
-}
-
 /*
  * One ROW into the new summary rows; a row that cannot be stored is an
  * error naming its file and line (@where), never dropped in silence.
@@ -155,7 +133,7 @@ static void take_topo(struct collect *c, const char *payload)
 	char buf[256];
 
 	for (size_t i = 0; i < NTOPO; i++) {
-		const char *v = kv_get(payload, topo_columns[i], buf, sizeof(buf));
+		const char *v = kv_value(payload, ' ', topo_columns[i], buf, sizeof(buf));
 
 		if (v && strpbrk(v, ",\""))
 			v = "?";
@@ -181,7 +159,7 @@ static void take_step(struct collect *c, const char *payload)
 {
 	char status[32], name[128], rc[16];
 
-	if (!kv_get(payload, "status", status, sizeof(status)) ||
+	if (!kv_value(payload, ' ', "status", status, sizeof(status)) ||
 	    !strcmp(status, "started"))
 		return;
 	if (!strcmp(status, "ok")) {
@@ -189,11 +167,11 @@ static void take_step(struct collect *c, const char *payload)
 	} else {
 		c->steps_failed++;
 		set_reason(c, "step %s: %s",
-			   kv_get(payload, "name", name, sizeof(name)) ?: "?",
+			   kv_value(payload, ' ', "name", name, sizeof(name)) ?: "?",
 			   status);
 	}
-	if (kv_get(payload, "name", name, sizeof(name)) && !strcmp(name, "exec") &&
-	    kv_get(payload, "rc", rc, sizeof(rc)))
+	if (kv_value(payload, ' ', "name", name, sizeof(name)) && !strcmp(name, "exec") &&
+	    kv_value(payload, ' ', "rc", rc, sizeof(rc)))
 		c->exec_rc = !strcmp(status, "timeout") ? 124 :
 			     !strcmp(status, "signal") ? 128 + atoi(rc) : atoi(rc);
 }

@@ -17,40 +17,21 @@ const char *boot_exit_word(int rc)
 	return rc == 0 ? "ok" : rc == 124 ? "timeout" : rc == 125 ? "idle" : "error";
 }
 
-/* The value of "key=" at a line's start in @text, into buf; NULL if absent. */
-static const char *status_value(const char *text, const char *key, char *buf, size_t size)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (!strncmp(p, key, kl) && p[kl] == '=') {
-			size_t vl = strcspn(p + kl + 1, "\n");
-
-			if (vl >= size)
-				vl = size - 1;
-			memcpy(buf, p + kl + 1, vl);
-			buf[vl] = '\0';
-			return buf;
-		}
-	}
-	return NULL;
-}
-
 int boot_outcome(const char *status_text, bool exec, char *err, size_t errlen)
 {
 	char st[64], erc[32], n[32];
 
-	if (!status_value(status_text, "status", st, sizeof(st))) {
+	if (!kv_value(status_text, '\n', "status", st, sizeof(st))) {
 		snprintf(err, errlen, "no status= line");
 		return -1;
 	}
 	if (strcmp(st, "ok"))
 		return 3;
-	if (exec && status_value(status_text, "exec_rc", erc, sizeof(erc)) && *erc &&
+	if (exec && kv_value(status_text, '\n', "exec_rc", erc, sizeof(erc)) && *erc &&
 	    strcmp(erc, "-1"))
 		return atoi(erc);
-	if ((status_value(status_text, "tap_not_ok", n, sizeof(n)) && strtoul(n, NULL, 10)) ||
-	    (status_value(status_text, "steps_failed", n, sizeof(n)) && strtoul(n, NULL, 10)))
+	if ((kv_value(status_text, '\n', "tap_not_ok", n, sizeof(n)) && strtoul(n, NULL, 10)) ||
+	    (kv_value(status_text, '\n', "steps_failed", n, sizeof(n)) && strtoul(n, NULL, 10)))
 		return 1;
 	return 0;
 }

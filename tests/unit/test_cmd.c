@@ -5,6 +5,7 @@
  */
 #include "harness.h"
 #include "commands.h"
+#include "textfile.h"
 
 TEST(cmd_word_after_matches_a_whole_key)
 {
@@ -30,4 +31,20 @@ TEST(cmd_parse_count_takes_whole_numbers_only)
 	CHECK(parse_count("101", 100) == -1);
 	CHECK(parse_count("", 100) == -1);
 	CHECK(parse_count("99999999999999999999", 100) == -1);
+}
+
+/* key=value lookups of channel payloads and status files (lib/textfile.c) */
+TEST(kv_value_matches_whole_keys_only)
+{
+	char b[8];
+
+	CHECK_STR(kv_value("STEP filename=x name=exec rc=0", ' ', "name", b, sizeof(b)), "exec");
+	CHECK_STR(word_after("STEP filename=x name=exec rc=0", "name=", b, sizeof(b)), "exec");
+	CHECK(kv_value("filename=x", ' ', "name", b, sizeof(b)) == NULL);
+	CHECK_STR(kv_value("a=1  b=2", ' ', "b", b, sizeof(b)), "2");
+	CHECK_STR(kv_value("status=ok\nexec_rc=3\n", '\n', "exec_rc", b, sizeof(b)), "3");
+	CHECK(kv_value("status=ok\nexec_rc=3\n", '\n', "rc", b, sizeof(b)) == NULL);
+	CHECK_STR(kv_value("k=0123456789", ' ', "k", b, sizeof(b)), "0123456");
+	CHECK_STR(kv_value("k= x=1", ' ', "k", b, sizeof(b)), "");
+	CHECK(kv_value("", ' ', "k", b, sizeof(b)) == NULL);
 }
