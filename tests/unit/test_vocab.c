@@ -30,6 +30,14 @@ static int list_ok(const char *const *names, int n, int (*find)(const char *))
 	return ok;
 }
 
+/*
+ * The host's tables and its lookups come from the same X-macro lists, so
+ * this fails only on a duplicate or an empty word in a list, or a lookup
+ * that does not search its whole table.  That the host knows every word
+ * tierbench really prints is checked against the binary: labtool plan's
+ * reader of tierbench --list=machine (lab/boot/benchlist.c, check_word) and
+ * tests/test_bench_cli.sh.
+ */
 TEST(vocab_host_finds_every_word)
 {
 	CHECK(list_ok(vocab_policy_names, VOCAB_NPOLICIES, vocab_policy));
