@@ -28,6 +28,7 @@
 #include "commands.h"
 #include "qemu.h"
 #include "runopts.h"
+#include "runfiles.h"
 
 static int usage(void)
 {
@@ -36,10 +37,9 @@ static int usage(void)
 	return EXIT_USAGE;
 }
 
-static int write_raw(const char *run, const char *name, const char *id, const char *ext,
-		     const struct sbuf *b)
+static int write_raw(const char *run, enum run_file f, const char *id, const struct sbuf *b)
 {
-	char *path = xasprintf("%s/raw/%s-%s.%s", run, name, id, ext);
+	char *path = run_file_path(run, f, id);
 	int rc = 0;
 
 	if (write_file_atomic(path, b->s ? b->s : "", b->len) < 0) {
@@ -115,12 +115,12 @@ int cmd_prepare(int argc, char **argv)
 			goto out;
 	}
 
-	q.console = console = xasprintf("%s/raw/console-%s.log", run, id);
-	q.channel = channel = xasprintf("%s/raw/channel-%s.log", run, id);
+	q.console = console = run_file_path(run, RUN_FILE_CONSOLE, id);
+	q.channel = channel = run_file_path(run, RUN_FILE_CHANNEL, id);
 	q.icount = !strcmp(o.clock, "icount");
 	q.no_prealloc = o.no_prealloc;
 	if (strcmp(o.memory_timing, "off"))
-		mt_out = xasprintf("%s/raw/memtiming-%s.txt", run, id);
+		mt_out = run_file_path(run, RUN_FILE_MEMTIMING, id);
 	if (mt_out && acct_mode_parse(o.memory_timing, &mode, err, sizeof(err))) {
 		fprintf(stderr, "labtool prepare: %s\n", err);
 		rc = EXIT_USAGE;
@@ -133,9 +133,9 @@ int cmd_prepare(int argc, char **argv)
 		sb_shell_arg(&line, a.v[i]);
 		sb_putc(&line, ' ');
 	}
-	rc = write_raw(run, "plan", id, "txt", &plan);
+	rc = write_raw(run, RUN_FILE_PLAN, id, &plan);
 	if (!rc)
-		rc = write_raw(run, "qemu", id, "cmd", &line);
+		rc = write_raw(run, RUN_FILE_QEMU_CMD, id, &line);
 	/* the plugin's report is this boot's, not an earlier attempt's */
 	if (!rc && mt_out && unlink(mt_out) < 0 && errno != ENOENT) {
 		fprintf(stderr, "labtool prepare: %s: %s\n", mt_out, strerror(errno));

@@ -15,17 +15,12 @@
 #include "csv.h"
 #include "json.h"
 #include "meta.h"
+#include "runfiles.h"
 #include "util.h"
 #include "vocab.h"
 
 /* ---- a run ---- */
-enum row_col {
-	COL_TOPOLOGY, COL_BENCH, COL_POLICY, COL_NODES, COL_PAGESIZE, COL_SCENARIO,
-	COL_METRIC, COL_VALUE, COL_UNIT, COL_RUN_ID, COL_BOOT_ID, COL_BOOT_STATUS,
-	NR_ROW_COLS
-};
-
-extern const char *const row_col_names[NR_ROW_COLS];
+/* summary.csv's columns (enum row_col, row_col_names): runfiles.h */
 
 /*
  * One figure over the ok boots of a run: boots are the replicate, so what

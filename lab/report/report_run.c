@@ -16,11 +16,7 @@
 #include "report_int.h"
 #include "rowvalue.h"
 #include "stats.h"
-
-const char *const row_col_names[NR_ROW_COLS] = {
-	"topology", "bench", "policy", "nodes", "pagesize", "scenario",
-	"metric", "value", "unit", "run_id", "boot_id", "boot_status",
-};
+#include "runfiles.h"
 
 /* Fields a row cannot do without; the others may be empty ("-" is usual). */
 static const bool row_col_required[NR_ROW_COLS] = {
@@ -691,7 +687,7 @@ static int load_taps(struct run *r)
 /* Without meta.json: the accelerator run-lab.sh was asked for, and the start time. */
 static void derive_meta(struct run *r)
 {
-	char *p = xasprintf("%s/run.args", r->dir), *text;
+	char *p = run_file_path(r->dir, RUN_FILE_RUN_ARGS, NULL), *text;
 	size_t len;
 
 	/* run.args: the arguments run-lab.sh was given, NUL-separated */
@@ -709,7 +705,7 @@ static void derive_meta(struct run *r)
 		free(text);
 	}
 	free(p);
-	p = xasprintf("%s/started", r->dir);
+	p = run_file_path(r->dir, RUN_FILE_STARTED, NULL);
 	if (read_file_all(p, &text, &len) == 0) {
 		text[strcspn(text, "\n")] = '\0';
 		if (*text)
@@ -871,14 +867,14 @@ int run_load(const char *dir, struct run *r)
 	p = strrchr(r->dir, '/');
 	r->name = xstrdup(p ? p + 1 : r->dir);
 
-	p = xasprintf("%s/summary.csv", r->dir);
+	p = run_file_path(r->dir, RUN_FILE_SUMMARY, NULL);
 	int rc = load_summary(r, p);
 
 	free(p);
 	if (rc < 0)
 		goto fail;
 	run_aggregate(r);
-	p = xasprintf("%s/guest-topology.csv", r->dir);
+	p = run_file_path(r->dir, RUN_FILE_GUEST_TOPOLOGY, NULL);
 	rc = load_csv(p, &r->topo_csv, true, &present);
 	free(p);
 	if (rc < 0)
@@ -889,7 +885,7 @@ int run_load(const char *dir, struct run *r)
 			r->dir);
 		goto fail;
 	}
-	p = xasprintf("%s/meta.json", r->dir);
+	p = run_file_path(r->dir, RUN_FILE_META, NULL);
 	rc = load_meta(r, p);
 	free(p);
 	if (rc < 0 || load_taps(r) < 0)

@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "runopts.h"
 #include "topology.h"
+#include "runfiles.h"
 
 /* tierbench --list's names (the first word of each line after the header) */
 static char *bench_names(const char *lab)
@@ -95,7 +96,7 @@ int cmd_args(int argc, char **argv)
 	n = argc - i - 1;
 	rc = runopts_resume_form(n, v, &o, err, sizeof(err));
 	if (rc == 1) {
-		char *path = xasprintf("%s/run.args", o.resume), *text;
+		char *path = run_file_path(o.resume, RUN_FILE_RUN_ARGS, NULL), *text;
 		size_t len;
 		bool quiet = o.quiet;
 

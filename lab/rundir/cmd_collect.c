@@ -37,6 +37,7 @@
 #include "rundir.h"
 #include "runopts.h"
 #include "textfile.h"
+#include "runfiles.h"
 
 struct collect {
 	const char *run, *boot, *topology, *run_id;
@@ -323,7 +324,7 @@ static void read_console(struct collect *c, const char *path, const char *excerp
  */
 static void read_memtiming(struct collect *c, const char *topo_path, bool delay)
 {
-	char *path = xasprintf("%s/raw/memtiming-%s.txt", c->run, c->boot);
+	char *path = run_file_path(c->run, RUN_FILE_MEMTIMING, c->boot);
 	char *name = xasprintf("memtiming-%s.txt", c->boot), *text = NULL, err[512];
 	struct sbuf rows = { 0 }, checks = { 0 };
 	struct acct_file f;
@@ -389,7 +390,8 @@ static int write_rows(struct collect *c, const char *path)
 	struct sbuf out = { 0 };
 	int rc;
 
-	sb_puts(&out, SUMMARY_HEADER "\n");
+	sb_puts(&out, summary_header());
+	sb_putc(&out, '\n');
 	for (char *p = c->rows.s, *nl; p && (nl = strchr(p, '\n')); p = nl + 1)
 		sb_printf(&out, "%.*s,%s\n", (int)(nl - p), p, c->status);
 	rc = write_file_atomic(path, out.s, out.len);
@@ -440,7 +442,7 @@ int cmd_collect(int argc, char **argv)
 	}
 	if (c.run && c.boot && !strcmp(c.topology, "-") && !memtiming && !topo_file) {
 		/* the boot's topology and memory timing from the run's own options */
-		char *args = xasprintf("%s/run.args", c.run), err[1024];
+		char *args = run_file_path(c.run, RUN_FILE_RUN_ARGS, NULL), err[1024];
 
 		if (access(args, F_OK) == 0) {
 			const char *t;
@@ -499,7 +501,7 @@ int cmd_collect(int argc, char **argv)
 	}
 	free(path);
 
-	path = xasprintf("%s/raw/channel-%s.log", c.run, c.boot);
+	path = run_file_path(c.run, RUN_FILE_CHANNEL, c.boot);
 	read_channel(&c, path);
 	free(path);
 	if (strcmp(qemu_status, "ok")) {
@@ -517,8 +519,8 @@ int cmd_collect(int argc, char **argv)
 		struct collect k = { .status = "ok" };
 		char *con, *ex;
 
-		con = xasprintf("%s/raw/console-%s.log", c.run, c.boot);
-		ex = xasprintf("%s/boots/%s.panic.txt", c.run, c.boot);
+		con = run_file_path(c.run, RUN_FILE_CONSOLE, c.boot);
+		ex = run_file_path(c.run, RUN_FILE_BOOT_PANIC, c.boot);
 		read_console(&k, con, ex);
 		if (!strcmp(k.status, "panic")) {
 			c.status = "panic";
@@ -534,7 +536,7 @@ int cmd_collect(int argc, char **argv)
 	if (strcmp(memtiming, "off"))
 		read_memtiming(&c, topo_file, !strcmp(memtiming, "delay"));
 
-	path = xasprintf("%s/boots/%s.csv", c.run, c.boot);
+	path = run_file_path(c.run, RUN_FILE_BOOT_ROWS, c.boot);
 	if (write_rows(&c, path) < 0)
 		rc = EXIT_IOERR;
 	free(path);
@@ -545,26 +547,26 @@ int cmd_collect(int argc, char **argv)
 		for (size_t i = 0; i < NTOPO; i++)
 			sb_printf(&t, "%s%s", i ? "," : "", topo_columns[i]);
 		sb_printf(&t, "\n%s", c.topo.s);
-		path = xasprintf("%s/boots/%s.topo.csv", c.run, c.boot);
+		path = run_file_path(c.run, RUN_FILE_BOOT_TOPO, c.boot);
 		if (write_file_atomic(path, t.s, t.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
 		free(t.s);
 	} else {
 		/* an earlier collect's view is not this one's */
-		path = xasprintf("%s/boots/%s.topo.csv", c.run, c.boot);
+		path = run_file_path(c.run, RUN_FILE_BOOT_TOPO, c.boot);
 		if (unlink(path) < 0 && errno != ENOENT)
 			rc = EXIT_IOERR;
 		free(path);
 	}
 	if (c.tap.len) {
-		path = xasprintf("%s/boots/%s.tap", c.run, c.boot);
+		path = run_file_path(c.run, RUN_FILE_BOOT_TAP, c.boot);
 		if (write_file_atomic(path, c.tap.s, c.tap.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
 	}
 	if (c.hist.len) {
-		path = xasprintf("%s/boots/%s.hist", c.run, c.boot);
+		path = run_file_path(c.run, RUN_FILE_BOOT_HIST, c.boot);
 		if (write_file_atomic(path, c.hist.s, c.hist.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
@@ -572,7 +574,7 @@ int cmd_collect(int argc, char **argv)
 	{
 		struct sbuf s = { 0 };
 
-		path = xasprintf("%s/boots/%s.out", c.run, c.boot);
+		path = run_file_path(c.run, RUN_FILE_BOOT_OUT, c.boot);
 		if (write_file_atomic(path, c.out.s ? c.out.s : "", c.out.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);
@@ -582,7 +584,7 @@ int cmd_collect(int argc, char **argv)
 			  c.steps_ok, c.steps_failed, c.exec_rc,
 			  c.reason ? c.reason : "");
 		/* written last: its presence means the boot was collected */
-		path = xasprintf("%s/boots/%s.status", c.run, c.boot);
+		path = run_file_path(c.run, RUN_FILE_BOOT_STATUS, c.boot);
 		if (write_file_atomic(path, s.s, s.len) < 0)
 			rc = EXIT_IOERR;
 		free(path);

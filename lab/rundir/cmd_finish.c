@@ -19,6 +19,7 @@
 
 #include "commands.h"
 #include "rundir.h"
+#include "runfiles.h"
 
 int cmd_finish(int argc, char **argv)
 {
@@ -38,7 +39,7 @@ int cmd_finish(int argc, char **argv)
 		sb_free(&out);
 		return rc;
 	}
-	path = xasprintf("%s/summary.csv", run);
+	path = run_file_path(run, RUN_FILE_SUMMARY, NULL);
 	if (write_file_atomic(path, out.s, out.len) < 0) {
 		fprintf(stderr, "labtool finish: %s: %s\n", path, strerror(errno));
 		rc = EXIT_IOERR;
@@ -47,10 +48,10 @@ int cmd_finish(int argc, char **argv)
 	sb_free(&out);
 	boot = rc ? NULL : guest_view_boot(run);
 	if (boot) {
-		char *text, *from = xasprintf("%s/boots/%s.topo.csv", run, boot);
+		char *text, *from = run_file_path(run, RUN_FILE_BOOT_TOPO, boot);
 		size_t len;
 
-		path = xasprintf("%s/guest-topology.csv", run);
+		path = run_file_path(run, RUN_FILE_GUEST_TOPOLOGY, NULL);
 		if (read_file_all(from, &text, &len) < 0) {
 			fprintf(stderr, "labtool finish: %s: %s\n", from, strerror(errno));
 			rc = errno == ENOMEM ? EXIT_SOFTWARE : EXIT_NOINPUT;

@@ -30,6 +30,7 @@
 #include "commands.h"
 #include "meta.h"
 #include "runopts.h"
+#include "runfiles.h"
 
 static int usage(void)
 {
@@ -158,7 +159,7 @@ static int check_space(const char *dir, const struct run_opts *o)
 static int existing_run(const char *run, const struct run_opts *o, bool meta, char **extra,
 			int nextra)
 {
-	char *path = xasprintf("%s/meta.json", run), *start = NULL, *sp;
+	char *path = run_file_path(run, RUN_FILE_META, NULL), *start = NULL, *sp;
 	struct stat sb;
 	size_t len;
 	int rc = 0;
@@ -170,7 +171,7 @@ static int existing_run(const char *run, const struct run_opts *o, bool meta, ch
 	if (!rc)
 		rc = check_space(run, o);
 	if (!rc && meta && stat(path, &sb) < 0) {
-		sp = xasprintf("%s/started", run);
+		sp = run_file_path(run, RUN_FILE_STARTED, NULL);
 		if (read_file_all(sp, &start, &len) < 0) {
 			fprintf(stderr, "labtool init: %s: %s\n", sp, strerror(errno));
 			rc = EXIT_NOINPUT;

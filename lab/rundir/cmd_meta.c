@@ -31,6 +31,7 @@
 #include "json.h"
 #include "meta.h"
 #include "util.h"
+#include "runfiles.h"
 
 static int usage(void)
 {
@@ -243,7 +244,7 @@ int cmd_meta(int argc, char **argv)
 		return usage();
 	if (!strcmp(verb, "get") && argc != 4)
 		return usage();
-	path = xasprintf("%s/meta.json", dir);
+	path = run_file_path(dir, RUN_FILE_META, NULL);
 
 	if (!strcmp(verb, "get")) {
 		int k = meta_key_lookup(argv[3]);

@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "rundir.h"
 #include "runopts.h"
+#include "runfiles.h"
 
 static int usage(void)
 {
@@ -87,7 +88,7 @@ int cmd_outcome(int argc, char **argv)
 	exec = *o.exec_cmd;
 	if (exec || !first || !release)
 		topo = NULL;
-	path = xasprintf("%s/boots/%s.status", run, boot);
+	path = run_file_path(run, RUN_FILE_BOOT_STATUS, boot);
 	if (read_file_all(path, &text, &len) < 0) {
 		fprintf(stderr, "labtool outcome: %s: %s\n", path, strerror(errno));
 		rc = 3;
@@ -103,11 +104,11 @@ int cmd_outcome(int argc, char **argv)
 	free(path);
 	if (topo && rc < 3) {
 		struct stat sb;
-		char *view = xasprintf("%s/boots/%s.topo.csv", run, boot);
+		char *view = run_file_path(run, RUN_FILE_BOOT_TOPO, boot);
 
 		if (stat(view, &sb) < 0) {
 			free(view);
-			view = xasprintf("%s/guest-topology.csv", run);
+			view = run_file_path(run, RUN_FILE_GUEST_TOPOLOGY, NULL);
 		}
 		if (stat(view, &sb) == 0) {
 			int c = check_view(topo, view, release);

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "rundir.h"
 #include "textfile.h"
+#include "runfiles.h"
 
 const char *boot_exit_word(int rc)
 {
@@ -121,7 +122,7 @@ static int read_boot_file(struct rows_set *s, const char *path, const char *boot
 	}
 	while ((line = textfile_next(&tf))) {
 		if (tf.lineno == 1) {
-			if (strcmp(line, SUMMARY_HEADER)) {
+			if (strcmp(line, summary_header())) {
 				snprintf(err, errlen, "%s:1: not summary.csv's header", path);
 				textfile_close(&tf);
 				return EXIT_INVALID;
@@ -221,14 +222,15 @@ int summary_build(const char *run, struct sbuf *out, char *err, size_t errlen)
 	}
 	free(names);
 	if (!rc) {
-		path = xasprintf("%s/summary.csv", run);
+		path = run_file_path(run, RUN_FILE_SUMMARY, NULL);
 		rc = read_old_summary(&s, path, err, errlen);
 		free(path);
 	}
 	if (!rc) {
 		if (s.n)
 			qsort(s.v, s.n, sizeof(*s.v), sort_cmp);
-		sb_puts(out, SUMMARY_HEADER "\n");
+		sb_puts(out, summary_header());
+		sb_putc(out, '\n');
 		for (size_t i = 0; i < s.n; i++)
 			if (s.v[i].rows.len)
 				sb_putn(out, s.v[i].rows.s, s.v[i].rows.len);

@@ -20,10 +20,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "runfiles.h"
 #include "util.h"
 
-#define SUMMARY_HEADER \
-	"topology,bench,policy,nodes,pagesize,scenario,metric,value,unit,run_id,boot_id,boot_status"
 
 /*
  * The word `labtool collect --boot-rc` records for how `labtool boot` ended

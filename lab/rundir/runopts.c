@@ -14,6 +14,7 @@
 
 #include "runopts.h"
 #include "words.h"
+#include "runfiles.h"
 
 __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -306,7 +307,7 @@ int runopts_files(struct run_opts *o, const char *lab, char *err, size_t errlen)
 int runopts_load(const char *run, struct run_opts *o, char ***saved, int *nsaved, char *err,
 		 size_t errlen)
 {
-	char *path = xasprintf("%s/run.args", run), *text, msg[512];
+	char *path = run_file_path(run, RUN_FILE_RUN_ARGS, NULL), *text, msg[512];
 	size_t len;
 	int rc = 0;
 

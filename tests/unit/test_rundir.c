@@ -11,8 +11,10 @@
 #include "commands.h"
 #include "frame.h"
 #include "rundir.h"
+#include "runfiles.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,7 +49,7 @@ static void rm_run(char *run)
 	free(run);
 }
 
-#define H SUMMARY_HEADER "\n"
+#define H "topology,bench,policy,nodes,pagesize,scenario,metric,value,unit,run_id,boot_id,boot_status\n"
 #define ROW(boot, st) "t,b,bind,1,4k,free,m,1,ns,r," boot "," st "\n"
 
 TEST(summary_from_boot_files_in_boot_order)
@@ -176,4 +178,74 @@ TEST(plan_exec_token_decodes_to_the_command)
 	CHECK_STR(tok, cmd);
 	free(tok);
 	sb_free(&b);
+}
+
+/*
+ * README's "Results format" section, found from this file's path (as the
+ * compiler was given it: relative to the repository, where the tests run).
+ */
+static char *readme_results_table(void)
+{
+	const char *slash = strrchr(__FILE__, '/');
+	char *path = xasprintf("%.*s/../../README.md", slash ? (int)(slash - __FILE__) : 1,
+			       slash ? __FILE__ : "."), *text = NULL, *start, *end;
+	size_t len;
+
+	if (read_file_all(path, &text, &len) < 0) {
+		free(path);
+		return NULL;
+	}
+	free(path);
+	start = strstr(text, "### Results format");
+	end = start ? strstr(start, "\n\n`meta.json` keys") : NULL;
+	if (!start || !end) {
+		free(text);
+		return NULL;
+	}
+	memmove(text, start, (size_t)(end - start));
+	text[end - start] = '\0';
+	return text;
+}
+
+/* The row of the table whose first cell names @cell: its third cell (the writer), or NULL. */
+static char *writer_cell(const char *table, const char *cell)
+{
+	for (const char *l = table; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *b1, *b2, *b3, *b4, *eol = strchr(l, '\n');
+
+		if (*l != '|' || !(b1 = l) || !(b2 = strchr(b1 + 1, '|')) || (eol && b2 > eol))
+			continue;
+		/* the first cell: between the first two bars */
+		if (!memmem(b1, (size_t)(b2 - b1), cell, strlen(cell)))
+			continue;
+		if (!(b3 = strchr(b2 + 1, '|')) || !(b4 = strchr(b3 + 1, '|')) || (eol && b4 > eol))
+			return NULL;
+		return xasprintf("%.*s", (int)(b4 - b3 - 1), b3 + 1);
+	}
+	return NULL;
+}
+
+TEST(rundir_readme_names_every_file_and_writer)
+{
+	char *table = readme_results_table();
+
+	CHECK(table != NULL);
+	if (!table)
+		return;
+	for (int f = 0; f < NR_RUN_FILES; f++) {
+		/* "boots/%s.csv" -> "`boots/<boot>.csv`" in a row's first cell */
+		char *want = run_file_path("", (enum run_file)f, "<boot>");
+		char *cell = xasprintf("`%s`", want + 1), *writer = writer_cell(table, cell);
+
+		if (!writer || !strstr(writer, run_files[f].writer))
+			fprintf(stderr, "  README, Results format: no row for %s written by %s\n", cell,
+				run_files[f].writer);
+		CHECK(writer && strstr(writer, run_files[f].writer));
+		free(writer);
+		free(cell);
+		free(want);
+	}
+	/* and summary.csv's header as the columns say */
+	CHECK(strstr(table, summary_header()) != NULL);
+	free(table);
 }
