@@ -69,8 +69,15 @@ const char *plan_needs_unmet(const struct topo *t, unsigned long long target,
 int plan_text(int argc, char **argv, struct sbuf *out);
 /* One plan token, percent-encoded (README, "Guest plan"): all but A-Za-z0-9._,:+=/- as %XX. */
 void sb_plan_token(struct sbuf *b, const char *s);
-/* The plan of --exec CMD: "boot ID", then one step running CMD under sh -c. */
-void plan_exec(const char *boot, long timeout, const char *cmd, struct sbuf *out);
+/*
+ * The plan of --exec CMD: "boot ID", the topology's hugetlb pools (@t, may
+ * be NULL), then one step running CMD under sh -c with its stderr joined to
+ * its stdout.
+ */
+void plan_exec(const char *boot, long timeout, const char *cmd, const struct topo *t,
+	       struct sbuf *out);
+/* One step per node with hugetlb_pages: the topology's 2 MiB pools, reserved at boot. */
+void plan_hugetlb(const struct topo *t, struct sbuf *plan);
 
 /* Exit codes shared by all commands (sysexits.h values). */
 #define EXIT_USAGE 64    /* bad command line */

@@ -533,10 +533,7 @@ int plan_text(int argc, char **argv, struct sbuf *out)
 
 	sb_printf(&plan, "boot %s\n", boot);
 	sb_printf(&plan, "step topology 60 topoprobe\n");
-	for (int i = 0; i < t->nnodes; i++)
-		if (t->node[i].hugetlb_pages)
-			sb_printf(&plan, "step hugetlb-node%d 60 sh -c echo%%20%u%%20>/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages\n",
-				  i, t->node[i].hugetlb_pages, i);
+	plan_hugetlb(t, &plan);
 
 	if (strcmp(benches, "none")) {
 		rc = plan_benches(&plan, t, benches, bench_list, targets, ntargets, timeout, profile,
@@ -584,11 +581,28 @@ void sb_plan_token(struct sbuf *b, const char *s)
 			sb_printf(b, "%%%02X", *p);
 }
 
-void plan_exec(const char *boot, long timeout, const char *cmd, struct sbuf *out)
+void plan_hugetlb(const struct topo *t, struct sbuf *plan)
 {
-	sb_printf(out, "boot %s\nstep exec %ld sh -c ", boot, timeout);
-	sb_plan_token(out, cmd);
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->node[i].hugetlb_pages)
+			sb_printf(plan, "step hugetlb-node%d 60 sh -c echo%%20%u%%20>/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages\n",
+				  i, t->node[i].hugetlb_pages, i);
+}
+
+void plan_exec(const char *boot, long timeout, const char *cmd, const struct topo *t,
+	       struct sbuf *out)
+{
+	char *wrapped = xasprintf("exec 2>&1; %s", cmd);
+
+	sb_printf(out, "boot %s\n", boot);
+	/* the topology's hugetlb pools, as for the benchmarks */
+	if (t)
+		plan_hugetlb(t, out);
+	/* its stderr comes back with its stdout, in the order written */
+	sb_printf(out, "step exec %ld sh -c ", timeout);
+	sb_plan_token(out, wrapped);
 	sb_putc(out, '\n');
+	free(wrapped);
 }
 
 int cmd_plan(int argc, char **argv)

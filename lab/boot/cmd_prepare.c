@@ -101,7 +101,15 @@ int cmd_prepare(int argc, char **argv)
 	}
 
 	if (*o.exec_cmd) {
-		plan_exec(id, o.step_timeout ? o.step_timeout : o.boot_timeout, o.exec_cmd, &plan);
+		struct topo *t = xcalloc(1, sizeof(*t));
+
+		rc = topo_load(topo, t, stderr);
+		if (!rc)
+			plan_exec(id, o.step_timeout ? o.step_timeout : o.boot_timeout, o.exec_cmd, t,
+				  &plan);
+		free(t);
+		if (rc)
+			goto out;
 	} else {
 		char st[32];
 		char *pv[] = { "plan", (char *)topo, "--boot-id", (char *)id, "--profile", (char *)o.profile,

@@ -464,8 +464,10 @@ void runopts_canon(const struct run_opts *o, char ***v, size_t *n)
 
 char *runopts_summary(const struct run_opts *o)
 {
+	/* an --exec run runs no benchmark and no workload, whatever the defaults say */
 	return xasprintf("profile=%s benches=%s workloads=%s boots=%ld clock=%s memory_timing=%s exec=%s%s",
-			 o->profile, o->benches, o->workloads, o->boots, o->clock, o->memory_timing,
+			 o->profile, *o->exec_cmd ? "none" : o->benches,
+			 *o->exec_cmd ? "none" : o->workloads, o->boots, o->clock, o->memory_timing,
 			 *o->exec_cmd ? "yes" : "", o->no_prealloc ? " prealloc=off" : "");
 }
 
@@ -517,7 +519,8 @@ const char runopts_help[] =
 	"  --benches LIST        comma-separated benchmarks (tierbench --list); 'none' for none\n"
 	"  --workloads LIST      comma-separated workloads of workloads/; 'none' (default) for none\n"
 	"  --exec CMD            run CMD in the guest (via sh -c) instead of the benchmarks;\n"
-	"                        its output and exit status become run-lab's\n"
+	"                        its output (stdout and stderr) and exit status become\n"
+	"                        run-lab's\n"
 	"  --add PATH            copy PATH into the guest's /bin (repeatable)\n"
 	"  --kernel K            patched (default), patched:N (the first N patches of\n"
 	"                        kernel/series), upstream (no series) or 6.1\n"

@@ -12,6 +12,7 @@
 #include "frame.h"
 #include "rundir.h"
 #include "runfiles.h"
+#include "topology.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,15 +170,28 @@ TEST(plan_exec_token_decodes_to_the_command)
 	struct sbuf b = { 0 };
 	char *tok;
 
-	plan_exec("7", 40, cmd, &b);
+	char *want = xasprintf("exec 2>&1; %s", cmd);
+	struct topo *t = xcalloc(1, sizeof(*t));
+
+	plan_exec("7", 40, cmd, NULL, &b);
 	CHECK(!strncmp(b.s, "boot 7\nstep exec 40 sh -c ", 26));
 	CHECK(b.s[b.len - 1] == '\n' && !strchr(b.s + 26, ' '));
 	tok = xstrndup_line(b.s + 26);
 	CHECK(strstr(tok, "%20") && strstr(tok, "%25") && strstr(tok, ",:+=/-"));
 	CHECK(frame_unescape(tok) == 0);
-	CHECK_STR(tok, cmd);
+	/* the command, its stderr joined to its stdout (only stdout comes back) */
+	CHECK_STR(tok, want);
 	free(tok);
 	sb_free(&b);
+	/* the topology's hugetlb pools are reserved before the command, as for benchmarks */
+	t->nnodes = 2;
+	t->node[1].hugetlb_pages = 32;
+	plan_exec("7", 40, "true", t, &b);
+	CHECK(!strncmp(b.s, "boot 7\nstep hugetlb-node1 60 sh -c echo%2032%20>/sys/devices/system/node/node1/"
+		       "hugepages/hugepages-2048kB/nr_hugepages\nstep exec 40 sh -c ", 118));
+	sb_free(&b);
+	free(t);
+	free(want);
 }
 
 /*

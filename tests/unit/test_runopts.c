@@ -66,6 +66,24 @@ TEST(runopts_defaults)
 	runopts_free(&o);
 }
 
+/* meta.json's options of an --exec run name no benchmark and no workload */
+TEST(runopts_summary_of_an_exec_run)
+{
+	struct run_opts o;
+	char err[256], *sum;
+
+	CHECK(parse(&o, err, sizeof(err), "--exec", "true", "t.yaml", NULL) == 0);
+	sum = runopts_summary(&o);
+	CHECK_STR(sum, "profile=default benches=none workloads=none boots=1 clock=icount memory_timing=off exec=yes");
+	free(sum);
+	runopts_free(&o);
+	CHECK(parse(&o, err, sizeof(err), "t.yaml", NULL) == 0);
+	sum = runopts_summary(&o);
+	CHECK_STR(sum, "profile=default benches=default workloads=none boots=1 clock=icount memory_timing=off exec=");
+	free(sum);
+	runopts_free(&o);
+}
+
 TEST(runopts_each_check_says_run_labs_words)
 {
 	CHECK_STR(MSG("--frobnicate"), "unknown option '--frobnicate' (see --help)");
