@@ -209,10 +209,14 @@ do_boot() {
 	mkdir -p "$stage/root/lab" "$stage/root/bin"
 	# The boot's plan and QEMU command (raw/plan-ID.txt, raw/qemu-ID.cmd), from run.args
 	"$labtool" prepare "$run" "$id" --kernel "$kdir/bzImage" --initrd "$stage/initrd" --accel "$accel" \
-		"${plugin[@]+"${plugin[@]}"}" > "$stage/argv" || return 2
+		"${plugin[@]+"${plugin[@]}"}" > "$stage/argv" || return $?
 	mapfile -d '' -t qemu < "$stage/argv"
 	cp "$run/raw/plan-$id.txt" "$stage/root/lab/plan"
-	for a in "${adds[@]+"${adds[@]}"}"; do cp "$a" "$stage/root/bin/"; done
+	# --add SRC:DEST (labtool args made SRC absolute and checked DEST)
+	for a in "${adds[@]+"${adds[@]}"}"; do
+		mkdir -p "$(dirname "$stage/root/${a##*:/}")" && cp -r "${a%:/*}" "$stage/root/${a##*:/}" ||
+			die "--add: cannot stage ${a%:/*}"
+	done
 	(cd "$stage/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
 		cat "$lab/build/initramfs.cpio" - > "$stage/initrd"
 	say "boot $id/$total: $name ($accel, clock $clock, profile $profile)"
@@ -240,6 +244,9 @@ do_boot() {
 	if [ -f "$run/boots/$id.panic.txt" ]; then
 		sed -n '1,40p' "$run/boots/$id.panic.txt" | sed 's/^/    /' >&2
 	fi
+	# collect could not write the boot's files (64 and up): the boot is not
+	# marked collected and the run fails, rather than going on without its rows
+	[ "$crc" -lt 64 ] || return "$crc"
 	[ -z "$exec_cmd" ] || cat "$run/boots/$id.out"
 	outcome "$id"
 }

@@ -78,6 +78,12 @@ int mt_llc_check(uint64_t size, uint32_t ways, uint32_t line, char *err, size_t 
 		snprintf(err, errlen, "llc_size=%" PRIu64 ": more than 2^24 sets", size);
 		return -1;
 	}
+	/* one 8-byte tag per line and vCPU: at most 256 MiB of host memory each */
+	if (size / line * sizeof(uint64_t) > (256u << 20)) {
+		snprintf(err, errlen, "llc_size=%" PRIu64 ": more than 2^25 lines (256 MiB of tags per vCPU)",
+			 size);
+		return -1;
+	}
 	return 0;
 }
 

@@ -39,6 +39,15 @@ check "clean channel: TAP counted" 'grep -q "1 ok / 0 not ok" <<<"$out"'
 cp "$tmp/run/summary.csv" "$tmp/first.csv"
 collect "$tmp/run" 1 --topology t >/dev/null
 check "collect twice: same summary" 'cmp -s "$tmp/first.csv" "$tmp/run/summary.csv"'
+# a collect that cannot write the boot's rows does not mark the boot collected
+# (boots/1.status gone): --resume redoes it rather than keep a boot without rows
+mv "$tmp/run/boots/1.csv" "$tmp/1.csv.keep" && mkdir "$tmp/run/boots/1.csv"
+"$LABTOOL" collect "$tmp/run" 1 --topology t > /dev/null 2> "$tmp/err"; rc=$?
+check "rows not written: exit 74, the boot not marked collected, said" \
+	'[ $rc = 74 ] && [ ! -e "$tmp/run/boots/1.status" ] && grep -q "not marked collected" "$tmp/err"'
+rmdir "$tmp/run/boots/1.csv" && mv "$tmp/1.csv.keep" "$tmp/run/boots/1.csv"
+collect "$tmp/run" 1 --topology t >/dev/null
+check "collected again: marked collected" '[ -s "$tmp/run/boots/1.status" ]'
 check "the boot's rows in its own file, summary.csv made from it" 'cmp -s "$tmp/run/boots/1.csv" "$tmp/run/summary.csv"'
 
 # Truncated: the guest died after the second row.

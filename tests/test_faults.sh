@@ -24,12 +24,15 @@ check "panic: the row before it kept, marked panic" 'grep -q ",pre,.*,panic$" "$
 # 2. A hung step: the guest's own timeout kills it; the boot itself is fine.
 # It gets SIGTERM first, and time to act on it (tierbench puts back the
 # sysctls it changed): the step's shell notes the TERM on the console.
-hang="$row; echo tierlab-test-stderr >&2; trap 'echo tierlab-test-term-seen > /dev/kmsg; exit 1' TERM; sleep 600 & wait"
-out=$(./run-lab.sh -q --results "$tmp/hang" --step-timeout 5 --exec "$hang" "$topo" 2>&1); rc=$?
+# A directory added at a path of its own choosing comes along (--add SRC:DEST).
+mkdir -p "$tmp/suite/sub" && echo tierlab-test-added > "$tmp/suite/sub/hello"
+hang="$row; cat /opt/suite/sub/hello; echo tierlab-test-stderr >&2; trap 'echo tierlab-test-term-seen > /dev/kmsg; exit 1' TERM; sleep 600 & wait"
+out=$(./run-lab.sh -q --results "$tmp/hang" --step-timeout 5 --add "$tmp/suite:/opt/suite" --exec "$hang" "$topo" 2>&1); rc=$?
 check "hung step: exit 124 (timeout), boot ok" '[ $rc = 124 ] && grep -q "step exec: timeout" <<<"$out"'
 check "hung step: row kept, boot ok" 'grep -q ",pre,.*,ok$" "$tmp"/hang/*/summary.csv'
 check "hung step: SIGTERM before SIGKILL, acted on" 'grep -q "tierlab-test-term-seen" "$tmp"/hang/*/raw/console-1.log'
 check "--exec: the command's stderr comes back with its output" 'grep -q "tierlab-test-stderr" <<<"$out"'
+check "--add DIR:DEST: the tree is in the guest at DEST" 'grep -q "tierlab-test-added" <<<"$out"'
 check "--exec: meta.json names no benchmark" 'grep -q "benches=none workloads=none" "$tmp"/hang/*/meta.json'
 
 # 3. A silent guest: the host watchdog kills QEMU and marks the boot.  The

@@ -536,6 +536,15 @@ int cmd_collect(int argc, char **argv)
 	if (strcmp(memtiming, "off"))
 		read_memtiming(&c, topo_file, !strcmp(memtiming, "delay"));
 
+	/*
+	 * The status file says the boot was collected: gone while its other
+	 * files are rewritten, and written again only when all of them were,
+	 * so a collect that failed half-way leaves a boot --resume redoes.
+	 */
+	path = run_file_path(c.run, RUN_FILE_BOOT_STATUS, c.boot);
+	if (unlink(path) < 0 && errno != ENOENT)
+		rc = EXIT_IOERR;
+	free(path);
 	path = run_file_path(c.run, RUN_FILE_BOOT_ROWS, c.boot);
 	if (write_rows(&c, path) < 0)
 		rc = EXIT_IOERR;
@@ -559,18 +568,17 @@ int cmd_collect(int argc, char **argv)
 			rc = EXIT_IOERR;
 		free(path);
 	}
-	if (c.tap.len) {
-		path = run_file_path(c.run, RUN_FILE_BOOT_TAP, c.boot);
-		if (write_file_atomic(path, c.tap.s, c.tap.len) < 0)
-			rc = EXIT_IOERR;
-		free(path);
-	}
-	if (c.hist.len) {
-		path = run_file_path(c.run, RUN_FILE_BOOT_HIST, c.boot);
-		if (write_file_atomic(path, c.hist.s, c.hist.len) < 0)
-			rc = EXIT_IOERR;
-		free(path);
-	}
+	/* an earlier collect's checks and histograms are not this one's either */
+	path = run_file_path(c.run, RUN_FILE_BOOT_TAP, c.boot);
+	if (c.tap.len ? write_file_atomic(path, c.tap.s, c.tap.len) < 0 :
+			(unlink(path) < 0 && errno != ENOENT))
+		rc = EXIT_IOERR;
+	free(path);
+	path = run_file_path(c.run, RUN_FILE_BOOT_HIST, c.boot);
+	if (c.hist.len ? write_file_atomic(path, c.hist.s, c.hist.len) < 0 :
+			 (unlink(path) < 0 && errno != ENOENT))
+		rc = EXIT_IOERR;
+	free(path);
 	{
 		struct sbuf s = { 0 };
 
@@ -583,10 +591,13 @@ int cmd_collect(int argc, char **argv)
 			  c.status, c.nrows, c.tap_ok, c.tap_fail, c.tap_skip,
 			  c.steps_ok, c.steps_failed, c.exec_rc,
 			  c.reason ? c.reason : "");
-		/* written last: its presence means the boot was collected */
+		/* written last, and only when the rest was: its presence means the boot was collected */
 		path = run_file_path(c.run, RUN_FILE_BOOT_STATUS, c.boot);
-		if (write_file_atomic(path, s.s, s.len) < 0)
+		if (!rc && write_file_atomic(path, s.s, s.len) < 0)
 			rc = EXIT_IOERR;
+		if (rc)
+			fprintf(stderr, "labtool collect: boot %s: its files could not all be written; "
+				"not marked collected\n", c.boot);
 		free(path);
 		free(s.s);
 	}

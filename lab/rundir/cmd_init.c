@@ -106,13 +106,14 @@ static int meta_init(const char *run, const struct run_opts *o, const char *star
 	return rc;
 }
 
-static int write_text(const char *run, const char *name, const char *text, size_t len)
+static int write_text(const char *run, enum run_file f, const char *text, size_t len)
 {
-	char *path = xasprintf("%s/%s", run, name);
+	char *path = run_file_path(run, f, NULL);
 	int rc = 0;
 
 	if (write_file_atomic(path, text, len) < 0) {
-		fprintf(stderr, "run-lab: %s: cannot write %s: %s\n", run, name, strerror(errno));
+		fprintf(stderr, "run-lab: %s: cannot write %s: %s\n", run, run_files[f].path,
+			strerror(errno));
 		rc = EXIT_IOERR;
 	}
 	free(path);
@@ -242,7 +243,7 @@ static int new_run(const struct run_opts *o, char **extra, int nextra, char **ou
 	for (size_t k = 0; k < o->ntopo; k++)
 		sb_putn(&args, o->topo[k], strlen(o->topo[k]) + 1);
 	if (!rc)
-		rc = write_text(run, "run.args", args.s, args.len);
+		rc = write_text(run, RUN_FILE_RUN_ARGS, args.s, args.len);
 	sb_free(&args);
 	if (!rc && now_iso(when, sizeof(when)) < 0) {
 		fprintf(stderr, "labtool init: cannot read the clock\n");
@@ -251,7 +252,7 @@ static int new_run(const struct run_opts *o, char **extra, int nextra, char **ou
 	if (!rc) {
 		char *line = xasprintf("%s\n", when);
 
-		rc = write_text(run, "started", line, strlen(line));
+		rc = write_text(run, RUN_FILE_STARTED, line, strlen(line));
 		free(line);
 	}
 	if (!rc)

@@ -164,11 +164,11 @@ static int read_old_summary(struct rows_set *s, const char *path, char *err, siz
 
 		if (tf.lineno == 1)
 			continue;
-		/* boot_id is the 11th column */
-		for (int k = 0; k < 10 && id; k++)
+		/* the boot_id column (runfiles.h) */
+		for (int k = 0; k < COL_BOOT_ID && id; k++)
 			id = strchr(id, ',') ? strchr(id, ',') + 1 : NULL;
 		if (!id) {
-			snprintf(err, errlen, "%s:%lu: fewer than 12 columns", path, tf.lineno);
+			snprintf(err, errlen, "%s:%lu: fewer than %d columns", path, tf.lineno, NR_ROW_COLS);
 			textfile_close(&tf);
 			return EXIT_INVALID;
 		}

@@ -274,13 +274,83 @@ static int absolute(char **path)
 	return 0;
 }
 
+/* [ -d PATH ] && [ -r PATH ] && [ -x PATH ] */
+static bool readable_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) && access(path, R_OK | X_OK) == 0;
+}
+
+/*
+ * A guest path for --add's DEST: absolute, [A-Za-z0-9._/-] only, no ".."
+ * component, not the root, nor /init or /lab (the lab's own).
+ */
+static const char *bad_guest_path(const char *d)
+{
+	if (d[0] != '/' || !d[1])
+		return "must be an absolute path below /";
+	if (strspn(d, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-") != strlen(d))
+		return "may hold only letters, digits and ._/-";
+	for (const char *p = d; (p = strstr(p, "..")); p += 2)
+		if (p[-1] == '/' && (!p[2] || p[2] == '/'))
+			return "must not hold '..'";
+	if (!strcmp(d, "/init") || !strcmp(d, "/lab") || !strncmp(d, "/lab/", 5))
+		return "is the lab's own (/init, /lab)";
+	return NULL;
+}
+
+/*
+ * --add SRC[:DEST]: SRC a readable file or directory, made absolute; DEST
+ * where it goes in the guest (default /bin/<name of SRC>).  The whole word
+ * is SRC when it exists; else it splits at its last ":/".  Stored as
+ * "ABS-SRC:DEST", which run-lab.sh splits the same way.
+ */
+static int add_check(char **add, char *err, size_t errlen)
+{
+	char *src, *dest, *cut = NULL, *abs;
+	const char *why;
+	struct stat sb;
+
+	if (stat(*add, &sb) != 0)
+		for (char *p = *add; (p = strstr(p, ":/")); p++)
+			cut = p;
+	src = cut ? xasprintf("%.*s", (int)(cut - *add), *add) : xstrdup(*add);
+	if (!readable_file(src) && !readable_dir(src)) {
+		snprintf(err, errlen, "--add: %s: not a readable file or directory", src);
+		free(src);
+		return RUNOPTS_NOINPUT;
+	}
+	abs = realpath(src, NULL);
+	if (!abs) {
+		snprintf(err, errlen, "--add: %s: %s", src, strerror(errno));
+		free(src);
+		return RUNOPTS_NOINPUT;
+	}
+	dest = cut ? xstrdup(cut + 1) : xasprintf("/bin/%s", strrchr(abs, '/') + 1);
+	if ((why = bad_guest_path(dest))) {
+		snprintf(err, errlen, "--add: %s: the guest path %s", dest, why);
+		free(src);
+		free(abs);
+		free(dest);
+		return RUNOPTS_USAGE;
+	}
+	free(*add);
+	*add = xasprintf("%s:%s", abs, dest);
+	free(src);
+	free(abs);
+	free(dest);
+	return 0;
+}
+
 int runopts_files(struct run_opts *o, const char *lab, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < o->nadds; i++)
-		if (!readable_file(o->adds[i]) || absolute(&o->adds[i])) {
-			snprintf(err, errlen, "--add: %s: not a readable file", o->adds[i]);
-			return RUNOPTS_NOINPUT;
-		}
+	for (size_t i = 0; i < o->nadds; i++) {
+		int rc = add_check(&o->adds[i], err, errlen);
+
+		if (rc)
+			return rc;
+	}
 	if (!o->ntopo) {
 		char *t = xasprintf("%s/topologies/dram-pmem.yaml", lab);
 
@@ -521,7 +591,8 @@ const char runopts_help[] =
 	"  --exec CMD            run CMD in the guest (via sh -c) instead of the benchmarks;\n"
 	"                        its output (stdout and stderr) and exit status become\n"
 	"                        run-lab's\n"
-	"  --add PATH            copy PATH into the guest's /bin (repeatable)\n"
+	"  --add SRC[:DEST]      copy the file or directory SRC into the guest, at DEST\n"
+	"                        (default /bin/<name>; repeatable)\n"
 	"  --kernel K            patched (default), patched:N (the first N patches of\n"
 	"                        kernel/series), upstream (no series) or 6.1\n"
 	"  --accel auto|tcg|kvm  accelerator (auto: KVM only if a short probe boot works;\n"

@@ -14,6 +14,7 @@
 #include "runfiles.h"
 #include "topology.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -261,5 +262,31 @@ TEST(rundir_readme_names_every_file_and_writer)
 	}
 	/* and summary.csv's header as the columns say */
 	CHECK(strstr(table, summary_header()) != NULL);
+	/* the other way: every file the table's first column names is in the list */
+	for (const char *l = table; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *end = *l == '|' ? strchr(l + 1, '|') : NULL, *q = l;
+
+		while (end && (q = memchr(q, '`', (size_t)(end - q))) && q < end) {
+			const char *c = memchr(q + 1, '`', (size_t)(end - q - 1));
+			char *name;
+			bool known = false;
+
+			if (!c)
+				break;
+			name = xasprintf("%.*s", (int)(c - q - 1), q + 1);
+			for (int f = 0; f < NR_RUN_FILES && !known; f++) {
+				char *p = run_file_path("", (enum run_file)f, "<boot>");
+
+				known = !strcmp(p + 1, name);
+				free(p);
+			}
+			/* plots/ is a folder of the report's, file names vary */
+			if (!known && strcmp(name, "plots/") && strcmp(name, "file"))
+				fprintf(stderr, "  README, Results format: %s is not in runfiles.h\n", name);
+			CHECK(known || !strcmp(name, "plots/") || !strcmp(name, "file"));
+			free(name);
+			q = c + 1;
+		}
+	}
 	free(table);
 }

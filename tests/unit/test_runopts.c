@@ -172,7 +172,7 @@ TEST(runopts_canonical_form_reads_back_the_same)
 		char *a = runopts_summary(&o), *b = runopts_summary(&back);
 
 		CHECK_STR(a, b);
-		CHECK_STR(a, "profile=quick benches=default workloads=none boots=1 clock=icount "
+		CHECK_STR(a, "profile=quick benches=none workloads=none boots=1 clock=icount "
 			     "memory_timing=off exec=yes prealloc=off");
 		free(a);
 		free(b);
@@ -262,8 +262,32 @@ TEST(runopts_files_checked_and_made_absolute)
 
 	CHECK(parse(&o, err, sizeof(err), "--add", "/nonexistent", NULL) == 0);
 	CHECK(runopts_files(&o, "/lab", err, sizeof(err)) == RUNOPTS_NOINPUT);
-	CHECK_STR(err, "--add: /nonexistent: not a readable file");
+	CHECK_STR(err, "--add: /nonexistent: not a readable file or directory");
 	runopts_free(&o);
+	/* --add SRC[:DEST]: a file or a directory, to /bin/<name> or DEST */
+	CHECK(parse(&o, err, sizeof(err), "--add", "/etc/hostname", "--add", "/etc/..//etc:/opt/e",
+		    "--add", "/etc/hostname:/usr/local/bin/h", "/etc/hostname", NULL) == 0);
+	CHECK(runopts_files(&o, "/lab", err, sizeof(err)) == 0);
+	CHECK_STR(o.adds[0], "/etc/hostname:/bin/hostname");
+	CHECK_STR(o.adds[1], "/etc:/opt/e");
+	CHECK_STR(o.adds[2], "/etc/hostname:/usr/local/bin/h");
+	runopts_free(&o);
+	{
+		static const char *const bad[][2] = {
+			{ "/etc/hostname:/", "--add: /: the guest path must be an absolute path below /" },
+			{ "/etc/hostname:/bin/a b", "--add: /bin/a b: the guest path may hold only letters, digits and ._/-" },
+			{ "/etc/hostname:/opt/../init", "--add: /opt/../init: the guest path must not hold '..'" },
+			{ "/etc/hostname:/lab/plan", "--add: /lab/plan: the guest path is the lab's own (/init, /lab)" },
+			{ "/etc/hostname:/init", "--add: /init: the guest path is the lab's own (/init, /lab)" },
+		};
+
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			CHECK(parse(&o, err, sizeof(err), "--add", bad[k][0], "/etc/hostname", NULL) == 0);
+			CHECK(runopts_files(&o, "/lab", err, sizeof(err)) == RUNOPTS_USAGE);
+			CHECK_STR(err, bad[k][1]);
+			runopts_free(&o);
+		}
+	}
 	CHECK(parse(&o, err, sizeof(err), "/tmp", NULL) == 0);	/* a directory */
 	CHECK(runopts_files(&o, "/lab", err, sizeof(err)) == RUNOPTS_NOINPUT);
 	CHECK_STR(err, "/tmp: no such readable topology file");
