@@ -287,13 +287,13 @@ if [ -n "$csv" ]; then
 		pairs=$((pairs + 1))
 		figure "delay: chase PMEM/DRAM, boot $b" "$ratio" ratio - \
 			"HMAT $hmat; dilation $dil; calibration $cal host ns per miss"
-	done < <(awk -F, '$2 == "chase" && $6 == "chase" && $4 == "node:1" {
+	done < <(awk -F, '$2 == "chase" && $6 == "chase" && $4 == "node:1" && $12 == "ok" {
 			if ($7 == "delay_ratio_vs_node0") r[$11] = $8
 			if ($7 == "hmat_ratio_vs_node0") h[$11] = $8
 			if ($7 == "delay_dilation") d[$11] = $8
 			if ($7 == "delay_calib_ns_per_miss") c[$11] = $8 }
 		END { for (b in r) print b "," r[b] "," h[b] "," d[b] "," c[b] }' "$csv" | sort -n)
-	read -r mean hmat worst < <(awk -F, '$2 == "chase" && $6 == "chase" && $4 == "node:1" {
+	read -r mean hmat worst < <(awk -F, '$2 == "chase" && $6 == "chase" && $4 == "node:1" && $12 == "ok" {
 			if ($7 == "delay_ratio_vs_node0") { s += $8; n++; r[n] = $8 }
 			if ($7 == "hmat_ratio_vs_node0") h = $8 }
 		END { if (!n || !h) { print "nan nan nan"; exit }

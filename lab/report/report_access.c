@@ -571,8 +571,9 @@ static const struct row *boot_row(const struct run *r, const char *boot, const c
 size_t delay_summary(const struct run *r, struct sbuf *b_out)
 {
 	struct sbuf b = { 0 };
-	double sum = 0, worst = 0, want = NAN;
+	double sum = 0, sum_err = 0, worst = 0, want = NAN;
 	size_t pairs = 0, said = 0;
+	bool one_base = true;	/* every pair against the same HMAT ratio */
 
 	for (size_t i = 0; i < r->nboot_rows; i++) {
 		const struct row *w = &r->boot_rows[i], *ratio = w, *hmat, *dil, *cal, *base_load, *load;
@@ -602,6 +603,8 @@ size_t delay_summary(const struct run *r, struct sbuf *b_out)
 			sb_printf(&b, "%.3f (%+.1f %%)", hmat->num, 100 * (ratio->num / hmat->num - 1));
 			pairs++;
 			sum += ratio->num;
+			sum_err += ratio->num / hmat->num - 1;
+			one_base &= isnan(want) || want == hmat->num;
 			want = hmat->num;
 			if (fabs(ratio->num / hmat->num - 1) > worst)
 				worst = fabs(ratio->num / hmat->num - 1);
@@ -630,10 +633,15 @@ size_t delay_summary(const struct run *r, struct sbuf *b_out)
 		}
 		said++;
 	}
-	if (pairs > 1)
+	/* pairs against different HMAT ratios (three-tier): their deviations are averaged, not their ratios */
+	if (pairs > 1 && one_base)
 		sb_printf(&b, "Over %zu pairs: mean ratio %.3f against HMAT's %.3f (%+.1f %%), the farthest "
 			  "pair %.1f %% off.\n", pairs, sum / (double)pairs, want,
 			  100 * (sum / (double)pairs / want - 1), 100 * worst);
+	else if (pairs > 1)
+		sb_printf(&b, "Over %zu pairs, each against its own nodes' HMAT ratio: mean deviation "
+			  "%+.1f %%, the farthest pair %.1f %% off.\n", pairs,
+			  100 * sum_err / (double)pairs, 100 * worst);
 	if (b.len)
 		sb_puts(b_out, b.s);
 	sb_free(&b);

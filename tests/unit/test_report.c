@@ -1571,4 +1571,26 @@ TEST(report_delay_chase_pairs)
 	r.nboot_rows = 2;
 	CHECK(delay_summary(&r, &b) == 0 && b.len == 0);
 	sb_free(&b);
+	/*
+	 * Two node pairs against different HMAT ratios (three-tier): the pairs'
+	 * deviations are averaged (+3.6 % and -5 %), never their ratios against
+	 * the last pair's HMAT.
+	 */
+	n = 0;
+	mk_boot = "1";
+	rows[n++] = mkrow("chase", "bind", "node:1", "4k", "chase", "delay_ratio_vs_node0", "3.9");
+	rows[n++] = mkrow("chase", "bind", "node:1", "4k", "chase", "hmat_ratio_vs_node0", "3.76543");
+	rows[n++] = mkrow("chase", "bind", "node:2", "4k", "chase", "delay_ratio_vs_node0", "0.57");
+	rows[n++] = mkrow("chase", "bind", "node:2", "4k", "chase", "hmat_ratio_vs_node0", "0.6");
+	for (size_t i = 0; i < n; i++)
+		rows[i].line = (unsigned)i + 2;
+	r.nboot_rows = n;
+	CHECK(delay_summary(&r, &b) == 2);
+	CHECK(b.s && strstr(b.s, "Over 2 pairs, each against its own nodes' HMAT ratio: mean deviation "
+			    "-0.7 %, the farthest pair 5.0 % off.") != NULL);
+	CHECK(b.s && !strstr(b.s, "mean ratio"));
+	if (b.s && !strstr(b.s, "mean deviation"))
+		fprintf(stderr, "  got: %s", b.s);
+	sb_free(&b);
+	mk_boot = "b1";
 }
