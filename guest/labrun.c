@@ -130,6 +130,25 @@ static void set_oom_score_adj(const char *value)
 /* Seconds a timed-out step has between SIGTERM and SIGKILL. */
 #define TERM_GRACE 5
 
+/*
+ * Waits for @pid until @deadline (now() seconds): 1 when it ended (its
+ * status in *status), -1 when waitpid failed, 0 when the deadline came first.
+ */
+static int wait_until(pid_t pid, int *status, double deadline)
+{
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid)
+			return 1;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (now() >= deadline)
+			return 0;
+		usleep(10000);
+	}
+}
+
 /* Runs one step; returns 0 if it exited 0. */
 static int run_step(const char *name, int timeout, char **argv)
 {
@@ -214,19 +233,13 @@ static int run_step(const char *name, int timeout, char **argv)
 	}
 	close(pfd[0]);
 	/* The leader may have closed stdout and still run: wait, bounded. */
-	while (!timed_out) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
+	if (!timed_out) {
+		int r = wait_until(pid, &status, deadline);
 
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
+		if (r < 0)
 			status = 0;
-			break;
-		}
-		if (now() >= deadline)
+		else if (!r)
 			timed_out = 1;
-		else
-			usleep(10000);
 	}
 	/*
 	 * A step past its time gets SIGTERM first and TERM_GRACE seconds to
@@ -235,16 +248,8 @@ static int run_step(const char *name, int timeout, char **argv)
 	 * boot.  Then whatever is left of the group goes, leader or stragglers.
 	 */
 	if (timed_out) {
-		double grace = now() + TERM_GRACE;
-
 		kill(-pid, SIGTERM);
-		while (now() < grace) {
-			pid_t w = waitpid(pid, &status, WNOHANG);
-
-			if (w == pid || (w < 0 && errno != EINTR))
-				break;
-			usleep(10000);
-		}
+		wait_until(pid, &status, now() + TERM_GRACE);
 	}
 	kill(-pid, SIGKILL);
 	if (timed_out)
