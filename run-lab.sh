@@ -252,7 +252,7 @@ do_boot() {
 }
 
 # outcome ID: exit with a collected boot's outcome (labtool outcome: 3 the
-# boot failed, else the --exec command's status, else 1 if a check or step
+# boot failed, else 4 if the --exec command's status was not 0, else 1 if a check or step
 # failed or, for a topology's first boot, if the guest's view of the machine
 # differs from the topology; checked again for a kept boot).
 outcome() {
@@ -262,6 +262,7 @@ outcome() {
 	match*) say "boot $1/$total: the guest's view matches ${view#match }" ;;
 	# said even under -q
 	differs*) echo "run-lab: boot $1/$total: the guest's view of the machine differs from ${view#differs } (above)" >&2 ;;
+	exec-status*) echo "run-lab: boot $1/$total: the command exited with status ${view#exec-status } (run-lab exits 4)" >&2 ;;
 	esac
 	return "$rc"
 }

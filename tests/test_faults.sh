@@ -28,7 +28,9 @@ check "panic: the row before it kept, marked panic" 'grep -q ",pre,.*,panic$" "$
 mkdir -p "$tmp/suite/sub" && echo tierlab-test-added > "$tmp/suite/sub/hello"
 hang="$row; cat /opt/suite/sub/hello; echo tierlab-test-stderr >&2; trap 'echo tierlab-test-term-seen > /dev/kmsg; exit 1' TERM; sleep 600 & wait"
 out=$(./run-lab.sh -q --results "$tmp/hang" --step-timeout 5 --add "$tmp/suite:/opt/suite" --exec "$hang" "$topo" 2>&1); rc=$?
-check "hung step: exit 124 (timeout), boot ok" '[ $rc = 124 ] && grep -q "step exec: timeout" <<<"$out"'
+# run-lab's own code 4, not the command's 124: a command's status is never
+# passed through (its "exit 2" would read as bad usage), it is said instead
+check "hung step: exit 4 (the command failed), its status 124 said, boot ok" '[ $rc = 4 ] && grep -q "step exec: timeout" <<<"$out" && grep -q "the command exited with status 124 (run-lab exits 4)" <<<"$out"'
 check "hung step: row kept, boot ok" 'grep -q ",pre,.*,ok$" "$tmp"/hang/*/summary.csv'
 check "hung step: SIGTERM before SIGKILL, acted on" 'grep -q "tierlab-test-term-seen" "$tmp"/hang/*/raw/console-1.log'
 check "--exec: the command's stderr comes back with its output" 'grep -q "tierlab-test-stderr" <<<"$out"'

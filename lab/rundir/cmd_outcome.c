@@ -4,15 +4,16 @@
  *
  * A collected boot's outcome, as run-lab.sh exits with it (lab/rundir/rundir.c,
  * boot_outcome): from boots/<boot>.status, 3 the boot failed; for a run of
- * --exec (RUN-DIR/run.args) the command's exit status; 1 a check or step
- * failed; else 0.  For a topology's first boot, with --kernel-release, the
+ * --exec (RUN-DIR/run.args) 4 when the command's status was not 0, and
+ * stdout says "exec-status N" (N as the guest's shell gave it, 124 for a
+ * step timeout); 1 a check or step failed; else 0.  For a topology's first boot, with --kernel-release, the
  * boot's view of the machine (boots/<boot>.topo.csv, or guest-topology.csv
  * for a run collected before the per-boot files) is compared with the
  * topology as `labtool check-guest` does, its differences on stderr; stdout
  * then says "match NAME.yaml" or "differs TOPOLOGY-FILE", and a difference
  * makes the outcome at least 1.
  *
- * Exit: the outcome (0, 1, 3, the command's status); 3 also when the boot
+ * Exit: the outcome (0, 1, 3, 4); 3 also when the boot
  * has no readable status file or run.args; 64 usage.
  */
 #include <errno.h>
@@ -58,7 +59,7 @@ int cmd_outcome(int argc, char **argv)
 	bool exec, first = false;
 	char *path, *text, err[1024], **saved = NULL;
 	size_t len;
-	int rc, nsaved = 0;
+	int rc, nsaved = 0, exec_rc = -1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--kernel-release") && i + 1 < argc)
@@ -94,8 +95,10 @@ int cmd_outcome(int argc, char **argv)
 		rc = 3;
 		topo = NULL;
 	} else {
-		rc = boot_outcome(text, exec, err, sizeof(err));
+		rc = boot_outcome(text, exec, &exec_rc, err, sizeof(err));
 		free(text);
+		if (exec && exec_rc > 0)
+			printf("exec-status %d\n", exec_rc);
 	}
 	if (rc < 0) {
 		fprintf(stderr, "labtool outcome: %s: %s\n", path, err);

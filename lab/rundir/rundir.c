@@ -18,19 +18,28 @@ const char *boot_exit_word(int rc)
 	return rc == 0 ? "ok" : rc == 124 ? "timeout" : rc == 125 ? "idle" : "error";
 }
 
-int boot_outcome(const char *status_text, bool exec, char *err, size_t errlen)
+int boot_outcome(const char *status_text, bool exec, int *exec_rc, char *err, size_t errlen)
 {
 	char st[64], erc[32], n[32];
+	int rc = -1;
 
+	if (exec_rc)
+		*exec_rc = -1;
 	if (!kv_value(status_text, '\n', "status", st, sizeof(st))) {
 		snprintf(err, errlen, "no status= line");
 		return -1;
 	}
-	if (strcmp(st, "ok"))
-		return 3;
 	if (exec && kv_value(status_text, '\n', "exec_rc", erc, sizeof(erc)) && *erc &&
 	    strcmp(erc, "-1"))
-		return atoi(erc);
+		rc = atoi(erc);
+	if (exec_rc)
+		*exec_rc = rc;
+	if (strcmp(st, "ok"))
+		return 3;
+	if (rc > 0)
+		return OUTCOME_EXEC_FAILED;
+	if (rc == 0)
+		return 0;
 	if ((kv_value(status_text, '\n', "tap_not_ok", n, sizeof(n)) && strtoul(n, NULL, 10)) ||
 	    (kv_value(status_text, '\n', "steps_failed", n, sizeof(n)) && strtoul(n, NULL, 10)))
 		return 1;

@@ -33,12 +33,17 @@ const char *boot_exit_word(int rc);
 
 /*
  * A boot's outcome as run-lab.sh exits with it, from the text of its
- * boots/<boot>.status: 3 the boot failed (status not ok); with @exec the
- * --exec command's status when the guest gave one; 1 a check or step
- * failed; else 0.  -1 with a one-line message in err for a file without
- * status=.
+ * boots/<boot>.status: 3 the boot failed (status not ok); with @exec,
+ * OUTCOME_EXEC_FAILED when the --exec command's status was not 0 (it
+ * exited non-zero, was killed, or timed out: 124); 1 a check or step
+ * failed; else 0.  The command's own status is never the outcome: run-lab
+ * gives 1, 2, 3, 65 and 66 meanings of its own, and a command's "exit 2"
+ * must not read as bad usage.  *@exec_rc (when not NULL) gets the
+ * command's status, -1 when there is none.  -1 with a one-line message in
+ * err for a file without status=.
  */
-int boot_outcome(const char *status_text, bool exec, char *err, size_t errlen);
+#define OUTCOME_EXEC_FAILED 4
+int boot_outcome(const char *status_text, bool exec, int *exec_rc, char *err, size_t errlen);
 
 /* Boot ids in run order: numbers by value (2 before 10), before other names. */
 int boot_id_cmp(const char *a, const char *b);

@@ -589,8 +589,8 @@ const char runopts_help[] =
 	"  --benches LIST        comma-separated benchmarks (tierbench --list); 'none' for none\n"
 	"  --workloads LIST      comma-separated workloads of workloads/; 'none' (default) for none\n"
 	"  --exec CMD            run CMD in the guest (via sh -c) instead of the benchmarks;\n"
-	"                        its output (stdout and stderr) and exit status become\n"
-	"                        run-lab's\n"
+	"                        its output (stdout and stderr) comes back; a status\n"
+	"                        other than 0 is said and makes run-lab exit 4\n"
 	"  --add SRC[:DEST]      copy the file or directory SRC into the guest, at DEST\n"
 	"                        (default /bin/<name>; repeatable)\n"
 	"  --kernel K            patched (default), patched:N (the first N patches of\n"
@@ -637,4 +637,5 @@ const char runopts_help[] =
 	"  -h, --help            this text\n"
 	"\n"
 	"exit: 0 all well; 1 a check or step failed; 2 bad usage; 3 a boot failed\n"
-	"(panic, hang, truncated results); 65 invalid topology; 66 missing file.\n";
+	"(panic, hang, truncated results); 4 the --exec command's status was not 0;\n"
+	"65 invalid topology; 66 missing file.  Over several boots, the highest.\n";

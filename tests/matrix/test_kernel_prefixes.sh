@@ -83,7 +83,7 @@ for k in $(seq 1 "$n"); do
 		if [ "$part" = - ] || [[ $have == *" $part "* ]]; then
 			want=pass
 		elif [ "$part" = hugetlb ] && [[ $have == *" counters "* ]]; then
-			want=fail expect_rc=1
+			want=fail expect_rc=4
 		else
 			want=skip
 		fi

@@ -143,19 +143,39 @@ TEST(boot_outcome_from_its_status_file)
 	const char *ok = "status=ok\nrows=3\ntap_ok=1\ntap_not_ok=0\ntap_skip=0\nsteps_ok=1\n"
 			 "steps_failed=0\nexec_rc=-1\nreason=\n";
 
-	CHECK(boot_outcome(ok, false, err, sizeof(err)) == 0);
-	CHECK(boot_outcome(ok, true, err, sizeof(err)) == 0);
-	CHECK(boot_outcome("status=panic\nexec_rc=0\n", true, err, sizeof(err)) == 3);
-	CHECK(boot_outcome("status=timeout\n", false, err, sizeof(err)) == 3);
-	CHECK(boot_outcome("status=ok\ntap_not_ok=2\n", false, err, sizeof(err)) == 1);
-	CHECK(boot_outcome("status=ok\nsteps_failed=1\n", false, err, sizeof(err)) == 1);
-	/* --exec: the command's status, even 0 over a failed step */
-	CHECK(boot_outcome("status=ok\nsteps_failed=1\nexec_rc=124\n", true, err, sizeof(err)) == 124);
-	CHECK(boot_outcome("status=ok\nsteps_failed=0\nexec_rc=0\n", true, err, sizeof(err)) == 0);
-	CHECK(boot_outcome("status=ok\nsteps_failed=1\nexec_rc=-1\n", true, err, sizeof(err)) == 1);
+	CHECK(boot_outcome(ok, false, NULL, err, sizeof(err)) == 0);
+	CHECK(boot_outcome(ok, true, NULL, err, sizeof(err)) == 0);
+	CHECK(boot_outcome("status=panic\nexec_rc=0\n", true, NULL, err, sizeof(err)) == 3);
+	CHECK(boot_outcome("status=timeout\n", false, NULL, err, sizeof(err)) == 3);
+	CHECK(boot_outcome("status=ok\ntap_not_ok=2\n", false, NULL, err, sizeof(err)) == 1);
+	CHECK(boot_outcome("status=ok\nsteps_failed=1\n", false, NULL, err, sizeof(err)) == 1);
+	/*
+	 * --exec: 4 for any status but 0 (never the status itself: "exit 2"
+	 * is not bad usage, "exit 3" not a failed boot), the status given
+	 * back; 0 over a failed step when the command said 0
+	 */
+	CHECK(boot_outcome("status=ok\nsteps_failed=1\nexec_rc=124\n", true, NULL, err, sizeof(err)) == 4);
+	for (int st = 1; st < 256; st++) {
+		char text[64];
+		int got = -2;
+
+		snprintf(text, sizeof(text), "status=ok\nexec_rc=%d\n", st);
+		CHECK(boot_outcome(text, true, &got, err, sizeof(err)) == OUTCOME_EXEC_FAILED);
+		CHECK(got == st);
+	}
+	{
+		int got = -2;
+
+		CHECK(boot_outcome("status=panic\nexec_rc=2\n", true, &got, err, sizeof(err)) == 3);
+		CHECK(got == 2);
+		CHECK(boot_outcome(ok, true, &got, err, sizeof(err)) == 0);
+		CHECK(got == -1);
+	}
+	CHECK(boot_outcome("status=ok\nsteps_failed=0\nexec_rc=0\n", true, NULL, err, sizeof(err)) == 0);
+	CHECK(boot_outcome("status=ok\nsteps_failed=1\nexec_rc=-1\n", true, NULL, err, sizeof(err)) == 1);
 	/* the key at a line's start only */
-	CHECK(boot_outcome("reason=x status=ok\nstatus=fail\n", false, err, sizeof(err)) == 3);
-	CHECK(boot_outcome("rows=1\n", false, err, sizeof(err)) == -1);
+	CHECK(boot_outcome("reason=x status=ok\nstatus=fail\n", false, NULL, err, sizeof(err)) == 3);
+	CHECK(boot_outcome("rows=1\n", false, NULL, err, sizeof(err)) == -1);
 	CHECK_STR(err, "no status= line");
 }
 
