@@ -301,24 +301,33 @@ static long filler_extra_mib(const struct filler *f, int n)
  * it (a case at +500 by half the memory, whatever its size), so it is
  * chosen only when nothing else can be, and its death frees memory on
  * every node it held -- enough for the allocation that found nobody else
- * to go on.  Enough means more than the per-CPU lists can swallow: freed
- * pages go there first, MemFree and the watermark check do not see them,
- * and with nothing reclaimable the allocator never drains the lists before
- * it calls the OOM killer again (__alloc_pages_direct_reclaim() drains only
- * after reclaim made progress).  6.12 sizes a node's lists up to its low
- * watermark over all CPUs (a CPU-less node's are all remote), so the
- * ballast holds the low watermark plus 4 MiB.  Seen with 4 MiB: the
- * ballast killed, its pages reaped onto a per-CPU list, the next OOM 4 ms
- * later found no task and panicked.  The filler cannot play that part: its whole RSS counts in
- * oom_badness(), so at -999 it would outscore a small case on a
- * nodemask-constrained OOM.  A ballast gone breaks the scenario (the case
+ * to go on.  Enough means more than the kernel holds back when it marks
+ * the ballast done: exit_mmap() unmaps the whole mm into one mmu_gather,
+ * sets MMF_OOM_SKIP (the OOM killer skips the task from then on) and only
+ * then frees the gather's last batches, up to MAX_GATHER_BATCH_COUNT
+ * batches of base pages (9698 pages, 37.9 MiB with 4 KiB pages).  A
+ * ballast no larger than that frees nothing before it is skipped: seen
+ * with the low watermark + 4 MiB (8512 pages), the OOM 5 ms after the
+ * kill found the node's free memory unchanged, no task to kill, and
+ * panicked (1 boot in 3 of tierbench checks on 2s-dram-pmem).  So the
+ * ballast holds that much more (BALLAST_GATHER_KIB), and what it frees
+ * before the skip still covers the low watermark + 4 MiB: room beyond
+ * what the per-CPU lists can swallow (6.12 sizes a node's lists up to its
+ * low watermark over all CPUs; MemFree and the watermark check do not see
+ * them, and with nothing reclaimable the allocator never drains them
+ * before it calls the OOM killer again).  The filler cannot play that
+ * part: its whole RSS counts in oom_badness(), so at -999 it would
+ * outscore a small case on a nodemask-constrained OOM.  A ballast gone breaks the scenario (the case
  * that saw it is invalid, "ballast_gone"); the next case fills again.
  */
+/* include/asm-generic/tlb.h: 8 + (10000 / 510) * 510 pages, rounded up */
+#define BALLAST_GATHER_KIB (40L * 1024)
+
 static long ballast_kib(int node)
 {
 	long low = node_wmark_kib(node, "low");
 
-	return (low > 0 ? low : 0) + 4096;
+	return (low > 0 ? low : 0) + 4096 + BALLAST_GATHER_KIB;
 }
 
 static int ballast_start(struct filler *f, const struct nodeset *nodes)
