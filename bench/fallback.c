@@ -621,13 +621,13 @@ static int run_fallback(const struct opts *o)
 
 		if (!(o->scen_mask & 1u << sc))
 			continue;
+		hugetlb_scenario_pools(o, "fallback", (enum scenario)sc);
 		if (scenario_begin(o, "fallback", sc, &f, why, sizeof(why))) {
 			tap_skip(why, "fallback scenario %s", scenario_names[sc]);
+			knobs_restore();
 			continue;
 		}
 		for (int ps = 0; ps < PS_COUNT; ps++) {
-			struct rowkey kp = { "fallback", "-", pagesize_names[ps], scenario_names[sc] };
-
 			if (!(o->page_mask & 1u << ps))
 				continue;
 			if (pagesize_unavailable(ps, why, sizeof(why))) {
@@ -635,8 +635,6 @@ static int run_fallback(const struct opts *o)
 					 scenario_names[sc]);
 				continue;
 			}
-			if (ps == PS_2M)
-				hugetlb_pools(&kp, o->mib / 2);
 			for (int p = 0; p < POL_COUNT; p++) {
 				struct fb_case c = { o, { "fallback", pol_names[p],
 					pagesize_names[ps], scenario_names[sc] }, p, ps, 0 };
@@ -681,10 +679,9 @@ static int run_fallback(const struct opts *o)
 					    sh->result[0], tol);
 				}
 			}
-			if (ps == PS_2M)
-				knobs_restore();
 		}
 		scenario_end(&f);
+		knobs_restore();
 	}
 	if (o->scen_mask & 1u << SC_FREE)
 		fill_curve(o, sh, &failed);

@@ -338,13 +338,13 @@ static int run_latency(const struct opts *o)
 
 		if (!(o->scen_mask & 1u << sc))
 			continue;
+		hugetlb_scenario_pools(o, "latency", (enum scenario)sc);
 		if (scenario_begin(o, "latency", sc, &f, why, sizeof(why))) {
 			tap_skip(why, "latency scenario %s", scenario_names[sc]);
+			knobs_restore();
 			continue;
 		}
 		for (int ps = 0; ps < PS_COUNT; ps++) {
-			struct rowkey kp = { "latency", "-", pagesize_names[ps], scenario_names[sc] };
-
 			if (!(o->page_mask & 1u << ps))
 				continue;
 			if (pagesize_unavailable(ps, why, sizeof(why))) {
@@ -352,14 +352,10 @@ static int run_latency(const struct opts *o)
 					 scenario_names[sc]);
 				continue;
 			}
-			/* enough on every node for any policy: placement decides */
-			if (ps == PS_2M)
-				hugetlb_pools(&kp, o->mib / 2);
 			lat_block(o, &f, sh, (enum pagesize)ps, (enum scenario)sc);
-			if (ps == PS_2M)
-				knobs_restore();
 		}
 		scenario_end(&f);
+		knobs_restore();
 	}
 	return 0;
 }

@@ -386,9 +386,16 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 		      struct shared *sh, int timeout_secs);
 /* Why a page size cannot run here, or NULL. */
 const char *pagesize_unavailable(enum pagesize ps, char *why, size_t len);
-/* Fill every memory node's 2 MiB pool with up to @pages (best effort), rows
- * with what each node got.  Restored by knobs_restore(). */
-void hugetlb_pools(const struct rowkey *k, long pages);
+/*
+ * The 2 MiB pools of scenario @sc, set before its fill (the filler fills
+ * around them) when @o asks for 2m.  free: --mib/2 pages on every memory
+ * node.  full, pressure: the preferred nodes hold half a case between them,
+ * the others --mib/2 each.  Rows hugetlb_pool_node<N> under bench @bench,
+ * page size 2m, scenario @sc.  Restored by knobs_restore().
+ */
+void hugetlb_scenario_pools(const struct opts *o, const char *bench, enum scenario sc);
+/* Per node, the 2 MiB pages hugetlb_scenario_pools() asks for. */
+long hugetlb_scenario_pages(const struct opts *o, enum scenario sc, int node);
 /* Touch [p, p+len) one write per @stride; progress into sh->pages_done. */
 void touch_pages(char *p, size_t len, size_t stride, struct shared *sh);
 /* Share of @per_node (4 KiB units) that lies in @ns. */

@@ -74,6 +74,16 @@ check "rows: every case carries its oom_kill delta (a timed-out or unforked case
 check "fallback bind/4k/pressure: oom_killed or invalid" \
 	'awk -F, "\$2 == \"fallback\" && \$3 == \"bind\" && \$5 == \"4k\" && \$6 == \"pressure\" && \$7 ~ /^outcome_/ && \$8 == 1 { oc = substr(\$7, 9) }
 		END { print \"# bind/4k/pressure: \" oc; exit !(oc == \"oom_killed\" || oc == \"invalid\") }" "$sum"'
+# hugetlb's full node is a short pool: in full and pressure the preferred
+# nodes' pools hold half a 2m case between them (hugetlb_scenario_pools), so
+# BIND meets SIGBUS, never "completed" there, and PREFERRED_MANY puts half on
+# the set (both pools) and the rest outside it.
+check "fallback 2m full/pressure: bind sigbus, preferred-many half on the set (the short pools)" \
+	'awk -F, "\$2 == \"fallback\" && \$5 == \"2m\" && (\$6 == \"full\" || \$6 == \"pressure\") {
+		if (\$3 == \"bind\" && \$7 ~ /^outcome_/ && \$8 == 1) b[\$6] = substr(\$7, 9)
+		if (\$3 == \"preferred-many\" && \$7 == \"on_set_frac\") m[\$6] = \$8 }
+		END { print \"# bind: \" b[\"full\"] \"/\" b[\"pressure\"] \", preferred-many on the set: \" m[\"full\"] \"/\" m[\"pressure\"]
+		      exit !(b[\"full\"] == \"sigbus\" && b[\"pressure\"] == \"sigbus\" && m[\"full\"] == 0.5 && m[\"pressure\"] == 0.5) }" "$sum"'
 # A THP fault maps a huge page or falls back once per 2 MiB: with every 4 KiB
 # written, the two counters add up to the region's 2 MiB ranges.
 check "fallback thp: thp_fault_alloc + thp_fault_fallback = the 2 MiB ranges written, per case" \
