@@ -176,6 +176,7 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 			 ids);
 		return 0;
 	}
+	f.held = true;	/* run_case() checks the fill before and after each case */
 	/* the overflow must fit on the nodes it can land on, with room to spare */
 	room = min_free_outside(pref) - 2 * o->headroom_mib - wmark;
 	overflow = o->mib < room ? o->mib : room;
@@ -193,7 +194,6 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 				     POL_PREFERRED_MANY, -1, fallback_flag((enum fallback)s) };
 		long free_sum = 0;
 		enum outcome oc;
-		int sig;
 
 		if (c.flags && !have_flags) {
 			tap_skip("kernel has no MPOL_F_FALLBACK_* mode flags (not the lab's series)",
@@ -224,8 +224,12 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 		out_row(&c.k, "overflow_mib", (double)overflow, "MiB");
 		c.len = ((size_t)free_sum * 1024 + (size_t)overflow * MIB) & ~(size_t)4095;
 		memset(sh, 0, sizeof(*sh));
-		oc = run_child(fo_child, &c, sh, 300, &sig);
+		oc = run_case(&c.k, &f, fo_child, &c, sh, 300);
 		report_outcome(&c.k, oc, sh, 4096);
+		if (oc == OUT_INVALID || oc == OUT_KILLED_OTHER) {
+			failed = 1;	/* report_outcome() said why, as TAP */
+			continue;
+		}
 		if (oc != OUT_COMPLETED) {
 			failed |= !tap(false, BENCH " %s:%s %s: the overflowing allocation completes (%s)",
 				       o->label, ids, fallback_names[s], outcome_names[oc]);
@@ -297,6 +301,7 @@ static int run_single_pair(const struct opts *o, int n, struct shared *sh)
 		tap_skip("the filler could not fill the node", "single-node %s:%s", o->label, ids);
 		return 0;
 	}
+	f.held = true;
 	room = min_free_outside(&one) - 2 * o->headroom_mib - wmark;
 	overflow = o->mib < room ? o->mib : room;
 	if (overflow < 4) {
@@ -312,7 +317,7 @@ static int run_single_pair(const struct opts *o, int n, struct shared *sh)
 				     pols[i], cpu, 0 };
 		const int *from = pols[i] == POL_PREFERRED ? dist_n : dist_c;
 		enum outcome oc;
-		int sig, got;
+		int got;
 
 		free_kib = node_free_pcp_kib(n);	/* the per-CPU lists drain before a fallback */
 		c.len = ((size_t)(free_kib > 0 ? free_kib : 0) * 1024 + (size_t)overflow * MIB) &
@@ -322,8 +327,12 @@ static int run_single_pair(const struct opts *o, int n, struct shared *sh)
 		nearest_nodes(from, MAX_NODE + 1, &mem, &one, &want);
 		out_row(&c.k, "expected_node", ns_count(&want) ? ns_first(&want) : -1, "node");
 		memset(sh, 0, sizeof(*sh));
-		oc = run_child(fo_child, &c, sh, 300, &sig);
+		oc = run_case(&c.k, &f, fo_child, &c, sh, 300);
 		report_outcome(&c.k, oc, sh, 4096);
+		if (oc == OUT_INVALID || oc == OUT_KILLED_OTHER) {
+			failed = 1;
+			continue;
+		}
 		if (oc != OUT_COMPLETED) {
 			failed |= !tap(false, "single-node %s:%s %s: the overflowing allocation completes (%s)",
 				       o->label, ids, pol_names[pols[i]], outcome_names[oc]);

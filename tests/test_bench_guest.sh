@@ -59,9 +59,10 @@ check "console: every OOM victim was a case (oom_score_adj 500) or the ballast w
 check "rows: no enomem outcome (a setup failure is setup_error)" '! grep -q ",outcome_enomem," "$sum"'
 check "rows: no case invalid or killed_other (the scenarios held)" \
 	'! grep -qE ",outcome_(invalid|killed_other),1," "$sum"'
-check "rows: every fallback full/pressure case records its start state" \
-	'awk -F, "\$2 == \"fallback\" && (\$6 == \"full\" || \$6 == \"pressure\") {
-		c = \$3 SUBSEP \$5 SUBSEP \$6
+# fallback-order's and the single-node cases run on filled nodes too
+check "rows: every filled case records its start state (fallback full/pressure, fallback-order, single-node)" \
+	'awk -F, "(\$2 == \"fallback\" && (\$6 == \"full\" || \$6 == \"pressure\")) || \$2 == \"fallback-order\" || \$2 == \"single-node\" {
+		c = \$2 SUBSEP \$3 SUBSEP \$4 SUBSEP \$5 SUBSEP \$6
 		if (\$7 ~ /^outcome_/) n[c] = 1
 		if (\$7 ~ /^wmark_low_mib_node/) w[c] = 1
 		if (\$7 ~ /^start_free_mib_node/) f[c] = 1 }
