@@ -187,6 +187,23 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 			f->pid = -1;
 	}
 	if (filled) {
+		struct nodeset mem;
+
+		/*
+		 * Every filled case starts with the per-CPU lists drained (at most
+		 * 1 MiB per node).  The lists hold free pages MemFree does not
+		 * count, which only the CPU that owns them can take, and with
+		 * nothing reclaimable the allocator calls the OOM killer without
+		 * draining them.  Left as the previous case's exit left them, they
+		 * decided the outcome: fallback preferred/thp/pressure completed
+		 * in one default run (26 + 28 MiB on the DRAM nodes' lists) and
+		 * was OOM-killed in the next (61 + 58 MiB), the same free memory
+		 * with the lists counted.
+		 */
+		mem_nodes(&mem);
+		if (pcp_drain(&mem, 1024))
+			msg("%s/%s/%s/%s: the per-CPU lists did not drain below 1 MiB per node (start_pcp_mib rows)",
+			    k->bench, k->policy, k->pagesize, k->scenario);
 		start_rows(k);
 		if (f->pid < 0 || scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why))) {
 			if (f->pid < 0)
