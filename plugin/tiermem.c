@@ -14,7 +14,12 @@
  * or ends (XX 2) phase YY, or asks for the address of the vCPU's next access
  * (XX 3, a probe the guest compares with /proc/self/pagemap).
  *
- * No locks on the hot path: each vCPU has its own LLC and counters (under
+ * Memory-side caches (msc=ID:SIZE:WAYS:LINE:wb|wt, HMAT's, level 1): an
+ * LLC miss to such a node is looked up in the node's cache, an LLC
+ * write-back lands in it (mt_hier_access); each vCPU has its own copy of
+ * every node's cache, an approximation of the one the machine shares.
+ *
+ * No locks on the hot path: each vCPU has its own caches and counters (under
  * MTTCG a vCPU's callbacks run on its own thread); the current phase is one
  * word, written by markers and read with relaxed atomics.  The phase is
  * machine-wide: a begin on one vCPU makes every vCPU count into it.  Each
@@ -48,10 +53,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = TIERLAB_QEMU_PLUGIN_VERSION;
 #define MAX_PROBES 4096
 
 struct vcpu {
-	struct mt_llc llc;
+	struct mt_hier cache;	/* the LLC and each node's memory-side cache */
 	struct mt_count (*count)[MT_MAX_NODES + 1];	/* [phase][node] */
 	uint64_t *io;					/* [phase] */
-	unsigned int llc_phase;	/* index + 1 of the phase whose lines the LLC holds, 0 none */
+	unsigned int llc_phase;	/* index + 1 of the phase whose lines the caches hold, 0 none */
 	bool probe_pending;
 	struct mt_pace pace;	/* delay injection: what this vCPU owes */
 } __attribute__((aligned(64)));
@@ -200,31 +205,17 @@ static void probe_record(uint64_t vaddr, uint64_t raw, uint64_t offset, int node
 	probes[k] = (struct mt_probe){ vaddr, raw, offset, node };
 }
 
-struct settle {
-	struct vcpu *v;
-	unsigned int phase;
-};
-
-static void charge_writeback(uint64_t offset, void *ctx)
-{
-	const struct settle *s = ctx;
-	int j = mt_map_offset(&cfg.map, offset);
-
-	s->v->count[s->phase - 1][j < 0 ? MT_NODE_NONE : j].writebacks++;
-}
-
 /*
- * Each phase starts with an empty LLC, so what a case counts does not
- * depend on the case before it (tierbench shuffles their order), and is
- * charged the write-back of every line it left dirty: here, when the vCPU
- * first accesses memory in a later phase, or at exit.  Only the vCPU's own
- * thread touches its LLC and counts, so this takes no lock.
+ * Each phase starts with empty caches (the LLC and the memory-side
+ * caches), so what a case counts does not depend on the case before it
+ * (tierbench shuffles their order), and is charged the write-back of every
+ * line it left dirty: here, when the vCPU first accesses memory in a later
+ * phase, or at exit.  Only the vCPU's own thread touches its caches and
+ * counts, so this takes no lock.
  */
 static void llc_settle(struct vcpu *v)
 {
-	struct settle s = { v, v->llc_phase };
-
-	mt_llc_flush(&v->llc, s.phase ? charge_writeback : NULL, &s);
+	mt_hier_flush(&v->cache, &cfg.map, v->llc_phase ? v->count[v->llc_phase - 1] : NULL);
 	v->llc_phase = 0;
 }
 
@@ -234,8 +225,8 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	struct qemu_plugin_hwaddr *h;
 	struct vcpu *v;
 	struct mt_count *c;
-	uint64_t raw, off, wb;
-	bool store, has_wb;
+	uint64_t raw, off;
+	bool store;
 	int i;
 
 	(void)udata;
@@ -287,17 +278,11 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 		c->reads++;
 	if (i < 0)
 		return;
-	if (mt_llc_access(&v->llc, off, store, &wb, &has_wb)) {
-		c->misses++;
-		if (cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
-		    mt_pace_owe(&v->pace, __atomic_load_n(&delay_ns[i], __ATOMIC_RELAXED)))
-			pace_pay(v);
-	}
-	if (has_wb) {
-		int j = mt_map_offset(&cfg.map, wb);
-
-		v->count[a - 1][j < 0 ? MT_NODE_NONE : j].writebacks++;
-	}
+	/* delay= and msc= exclude each other (mt_parse_args): a miss here is to memory */
+	if (mt_hier_access(&v->cache, &cfg.map, i, off, store, v->count[a - 1]) != MT_AT_LLC &&
+	    cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
+	    mt_pace_owe(&v->pace, __atomic_load_n(&delay_ns[i], __ATOMIC_RELAXED)))
+		pace_pay(v);
 }
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -342,6 +327,8 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 				t->writes += c->writes;
 				t->misses += c->misses;
 				t->writebacks += c->writebacks;
+				t->msc_hits += c->msc_hits;
+				t->msc_writebacks += c->msc_writebacks;
 			}
 		}
 	/* MT_NODE_NONE is the last slot of every count array */
@@ -389,7 +376,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (unsigned int vi = 0; vi < nvcpus; vi++) {
 		struct vcpu *v = &vcpus[vi];
 
-		if (mt_llc_init(&v->llc, cfg.llc_size, cfg.llc_ways, cfg.llc_line, err, sizeof(err))) {
+		if (mt_hier_init(&v->cache, &cfg, err, sizeof(err))) {
 			say(err, "");
 			return -1;
 		}

@@ -140,7 +140,11 @@ TEST(accounting_parse_errors_name_the_line)
 	static const struct {
 		const char *from, *to, *want;
 	} cases[] = {
-		{ "tierlab-memtiming 1", "tierlab-memtiming 2", "memtiming-1.txt:1: not a version 1" },
+		{ "tierlab-memtiming 1", "tierlab-memtiming 3", "memtiming-1.txt:1: not a version 1 or 2" },
+		/* version 1 has no memory-side caches */
+		{ "node id=1 start=0x40000000 size=0x40000000\n",
+		  "node id=1 start=0x40000000 size=0x40000000\nmsc id=1 size=268435456 ways=1 line=64 policy=wb\n",
+		  "memtiming-1.txt:5: msc: malformed, or not after the nodes" },
 		{ "misses=136 ", "misses=13x6 ", "memtiming-1.txt:10: count: malformed" },
 		{ "phase seq=2", "phase seq=3", "memtiming-1.txt:9: phase: malformed, out of sequence" },
 		{ "count phase=2 node=none reads=0 writes=0 misses=0 writebacks=0\n", "",
@@ -416,7 +420,7 @@ TEST(accounting_delay_report_rows_and_checks)
 	acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "not ok") == NULL);
 	CHECK(strstr(checks.s, "ok delay (experimental): calibrated by phase 1, 306.0 host ns per miss") != NULL);
-	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, read latencies)") != NULL);
+	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, memory-side caches, read latencies)") != NULL);
 	/* 14126 kernel misses on node 0 in a walk of seconds (measured in a 13 s walk): 0.9867, enough in delay mode */
 	CHECK(strstr(checks.s, "ok chase bound to node 1: 0.9867") != NULL);
 	/* rows carry 6 significant digits */
@@ -585,4 +589,132 @@ TEST(accounting_plan_warns_when_nothing_marks_a_phase)
 	CHECK(plan_memtiming_warning(ACCT_DELAY, chase, 1, 0, buf, sizeof(buf)) == 0);
 	CHECK(plan_memtiming_warning(ACCT_DELAY, none, 3, 0, buf, sizeof(buf)) == 1);
 	CHECK(strstr(buf, "--memory-timing delay: no benchmark") != NULL);
+}
+
+/* topologies/memside-cache.yaml: a DRAM cache in front of each PMEM node */
+static const char memside_yaml[] =
+	"name: m\ncpus: 2\nnodes:\n"
+	"  - {id: 0, kind: pmem, memory: 1G, cpus: 0, read_latency_ns: 305, write_latency_ns: 94,"
+	" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s,"
+	" cache: [{level: 1, size: 256M, associativity: direct, policy: write-back, line: 64,"
+	" read_latency_ns: 81, write_latency_ns: 86, read_bandwidth: 100GB/s, write_bandwidth: 57GB/s}]}\n"
+	"  - {id: 1, kind: pmem, memory: 1G, cpus: 1, read_latency_ns: 305, write_latency_ns: 94,"
+	" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s,"
+	" cache: [{level: 1, size: 256M, associativity: complex, policy: write-through, line: 64}]}\n"
+	"distances:\n  pairs:\n    - [0, 1, 21]\n"
+	"hmat:\n"
+	"  - {initiator: 0, target: 1, read_latency_ns: 400, write_latency_ns: 180, read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n"
+	"  - {initiator: 1, target: 0, read_latency_ns: 400, write_latency_ns: 180, read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n";
+
+/* Each node's level-1 memory-side cache reaches the plugin; delay does not model them. */
+TEST(accounting_msc_plugin_arg)
+{
+	struct topo *t = load(memside_yaml);
+	struct sbuf sb = { 0 };
+	struct mt_msc_cfg c;
+	char err[256];
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(acct_msc_of(t, 0, &c) && c.size == 256 << 20 && c.ways == 1 && c.line == 64 && !c.write_through);
+	/* complex indexing: an approximation of as many ways */
+	CHECK(acct_msc_of(t, 1, &c) && c.ways == ACCT_MSC_WAYS_NOT_DIRECT && c.write_through);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, ",llc_line=64,msc=0:268435456:1:64:wb,msc=1:268435456:16:64:wt") != NULL);
+	sb_free(&sb);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_PLAIN, "o", ACCT_DELAY, &sb, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "node 0 has a memory-side cache, which delay injection does not model") != NULL);
+	sb_free(&sb);
+	/* a cache the plugin cannot hold names the node and the key */
+	t->node[0].cache[0].line = 8;
+	t->node[0].cache[0].size = 1ULL << 29;
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "node 0's memory-side cache cannot be simulated: msc_size=536870912: more than 2^24 sets") != NULL);
+	sb_free(&sb);
+	free(t);
+}
+
+static const char msc_report[] =
+	"tierlab-memtiming 2\n"
+	"config rule=doubled llc_size=28835840 llc_ways=11 llc_line=64 nodes=2\n"
+	"node id=0 start=0x0 size=0x40000000\n"
+	"node id=1 start=0x40000000 size=0x40000000\n"
+	"msc id=0 size=268435456 ways=1 line=64 policy=wb\n"
+	"msc id=1 size=268435456 ways=16 line=64 policy=wt\n"
+	"phase seq=1 id=1 closed=1 io=0\n"
+	"count phase=1 node=0 reads=2000 writes=0 misses=2000 writebacks=100 msc_hits=1000 msc_writebacks=10 \n"
+	"count phase=1 node=1 reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0\n"
+	"count phase=1 node=none reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0\n"
+	"phase seq=2 id=1 closed=1 io=0\n"
+	"count phase=2 node=0 reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0\n"
+	"count phase=2 node=1 reads=1000 writes=0 misses=1000 writebacks=50 msc_hits=400 msc_writebacks=50\n"
+	"count phase=2 node=none reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0\n"
+	"end phases=2 probes=0 dropped=0\n";
+
+static char *msc_phase_lines[] = {
+	"id=1 bench=chase policy=bind nodes=node:0 pagesize=4k scenario=chase loads=2000 bound=0",
+	"id=1 bench=chase policy=bind nodes=node:1 pagesize=4k scenario=chase loads=1000 bound=1",
+};
+
+/*
+ * Hits in node 0's cache (initiator CPU 0's node, figures given) cost its
+ * 81/86 ns; node 1's cache has no figures from CPU 0's node: counted, not
+ * priced, and a check says so.
+ */
+TEST(accounting_msc_rows_and_price)
+{
+	struct topo *t = load(memside_yaml);
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256], *text;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	/* the trailing space above is a malformed line: the parser is strict */
+	CHECK(acct_file_parse("m", msc_report, &f, err, sizeof(err)) == -1);
+	CHECK_STR(err, "m:8: count: malformed, outside a phase, or of an unknown node");
+	text = xasprintf("%s", msc_report);
+	*strstr(text, " \n") = '\n';
+	memmove(strstr(text, "\n\n") + 1, strstr(text, "\n\n") + 2, strlen(strstr(text, "\n\n") + 2) + 1);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	CHECK(f.version == 2 && f.msc[0].size == 256 << 20 && f.msc[0].ways == 1 && !f.msc[0].write_through);
+	CHECK(f.msc[1].ways == 16 && f.msc[1].write_through);
+	CHECK(f.phase[0].count[0].msc_hits == 1000 && f.phase[0].count[0].msc_writebacks == 10);
+	acct_derive(&f, t, msc_phase_lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, memory-side caches)") != NULL);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 0 (268435456 bytes, 1 way, 64-byte lines, write-back): simulated per vCPU; a hit is priced at its HMAT figures, 81 ns read, 86 ns write") != NULL);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 1 (268435456 bytes, 16 ways, 64-byte lines, write-through): simulated per vCPU, its hits counted but not priced") != NULL);
+	CHECK(row_value(rows.s, "node:0", "msc_hits_node0") == 1000);
+	CHECK(row_value(rows.s, "node:0", "msc_misses_node0") == 1000);
+	CHECK(row_value(rows.s, "node:0", "msc_writebacks_node0") == 10);
+	CHECK_NEAR(row_value(rows.s, "node:0", "msc_hit_share_node0"), 0.5, 1e-9);
+	/* 1000 x 81 + 1000 x 305 + 100 x 86 (into the cache) + 10 x 94 (to PMEM) */
+	CHECK_NEAR(row_value(rows.s, "node:0", "access_cost_ns"), 81000 + 305000 + 8600 + 940, 1e-6);
+	CHECK_NEAR(row_value(rows.s, "node:0", "miss_latency_ns"), (81000 + 305000) / 2000.0, 1e-6);
+	/* node 1: the memory figures from CPU 0's node, the cache not priced */
+	CHECK_NEAR(row_value(rows.s, "node:1", "access_cost_ns"), 1000 * 400 + 50 * 180, 1e-6);
+	CHECK(row_value(rows.s, "node:1", "msc_hits_node1") == 400);
+	CHECK(isnan(row_value(rows.s, "node:1", "msc_hits_node0")) || row_value(rows.s, "node:1", "msc_hits_node0") == 0);
+	sb_free(&rows);
+	sb_free(&checks);
+	/* the plugin's caches against the topology's */
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == 0);
+	f.msc[0].ways = 4;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin's memory-side cache of node 0: size 268435456 ways 4 line 64 wb, the topology's: size 268435456 ways 1 line 64 wb");
+	acct_file_free(&f);
+	/* more hits than misses cannot be */
+	{
+		char *bad = xasprintf("%s", text);
+
+		memcpy(strstr(bad, "msc_hits=400"), "msc_hits=999", 12);
+		memcpy(strstr(bad, "misses=1000 writebacks=50"), "misses=0100 writebacks=50", 25);
+		CHECK(acct_file_parse("m", bad, &f, err, sizeof(err)) == -1);
+		CHECK_STR(err, "m:13: count: more memory-side cache hits than misses, or counts of a cache the node has not");
+		free(bad);
+	}
+	free(text);
+	free(t);
 }
