@@ -812,6 +812,29 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			if (unmapped)
 				check(checks, false, "chase bound to node %d: %" PRIu64 " accesses in no node's range (address rule %s)",
 				      l.bound, unmapped, mt_rule_names[f->rule]);
+			/*
+			 * chase's memory-side cache walk (scenario msc): two cycles,
+			 * the first with the cache empty -- at most one hit per line
+			 * of a cycle -- the second served by it but where another line
+			 * of the buffer took a line's slot (direct-mapped, physical
+			 * pages anywhere in the node: ~22 % of the lines for 64 MiB of
+			 * pages at random in 1 GiB behind 256 MiB; none when
+			 * contiguous): at least half the cycle; at most the cycle and
+			 * 1 % (the kernel's own accesses to the node hit it too: 31
+			 * and 52 more in a boot of memside-cache.yaml).
+			 */
+			if (!strcmp(l.scenario, "msc")) {
+				double hits = bi >= 0 ? (double)ph->count[bi].msc_hits : 0, cycle = l.loads / 2.0;
+
+				if (bi >= 0 && f->msc[bi].size)
+					check(checks, hits >= 0.5 * cycle && hits <= 1.01 * cycle,
+					      "chase bound to node %d, memory-side cache walk: %.0f hits in its cache for 2 cycles of %.0f loads (want from half a cycle to one, 1 %% over for the kernel's)",
+					      l.bound, hits, cycle);
+				else
+					check(checks, false, "chase bound to node %d, memory-side cache walk: the plugin simulates no memory-side cache of the node",
+					      l.bound);
+				continue;
+			}
 			if (bi >= 0 && costed && l.loads > 0 && l.bound < MT_MAX_NODES) {
 				chase[l.bound].have = true;
 				chase[l.bound].ns_per_load = cost / (double)l.loads;

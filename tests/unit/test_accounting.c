@@ -718,3 +718,55 @@ TEST(accounting_msc_rows_and_price)
 	free(text);
 	free(t);
 }
+
+/* chase's memory-side cache walk: from half a cycle of hits to one (and 1 %). */
+TEST(accounting_msc_chase_walk_check)
+{
+	static char *lines[] = {
+		"id=1 bench=chase policy=bind nodes=node:0 pagesize=4k scenario=msc loads=2000 bound=0",
+		"id=1 bench=chase policy=bind nodes=node:1 pagesize=4k scenario=chase loads=1000 bound=1",
+	};
+	struct topo *t = load(memside_yaml);
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256], *text = xasprintf("%s", msc_report);
+
+	*strstr(text, " \n") = '\0';
+	{
+		char *fixed = xasprintf("%s\n%s", text, text + strlen(text) + 2);
+
+		free(text);
+		text = fixed;
+	}
+	CHECK(t != NULL && acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	if (!t || f.nphases != 2) {
+		free(t);
+		free(text);
+		return;
+	}
+	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok chase bound to node 0, memory-side cache walk: 1000 hits in its cache for 2 cycles of 1000 loads") != NULL);
+	/* the walk is not the chase whose cost per load is checked */
+	CHECK(strstr(rows.s, "nodes=node:1 pagesize=4k scenario=chase metric=access_ratio_vs_node0") == NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	f.phase[0].count[0].msc_hits = 400;
+	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok chase bound to node 0, memory-side cache walk: 400 hits") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	/* the kernel's own accesses hit too, up to 1 % more; past that the first cycle hit */
+	f.phase[0].count[0].msc_hits = 1010;
+	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok chase bound to node 0, memory-side cache walk: 1010 hits") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	f.phase[0].count[0].msc_hits = 1011;
+	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok chase bound to node 0, memory-side cache walk: 1011 hits") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	acct_file_free(&f);
+	free(text);
+	free(t);
+}
