@@ -613,6 +613,13 @@ void mt_pace_mark(struct mt_pace *p, uint64_t wall_end, uint64_t cpu_end, uint64
 	p->marked = true;
 }
 
+enum mt_pace_act mt_pace_boundary(const struct mt_pace *p, unsigned int owed_in, unsigned int a)
+{
+	if (!p->pending || owed_in == a)
+		return MT_PACE_KEEP;
+	return a ? MT_PACE_DROP : MT_PACE_PAY;
+}
+
 double mt_calib_ns_per_miss(uint64_t host_ns, uint64_t misses)
 {
 	return misses ? (double)host_ns / (double)misses : -1;

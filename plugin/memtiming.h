@@ -267,6 +267,21 @@ uint64_t mt_pace_settle(struct mt_pace *p, uint64_t wall, uint64_t cpu);
 /* The spin ended at @wall_end (thread CPU @cpu_end), due at @deadline: its overshoot is credit. */
 void mt_pace_mark(struct mt_pace *p, uint64_t wall_end, uint64_t cpu_end, uint64_t deadline);
 
+/*
+ * A phase's delays belong to it.  At a vCPU's memory access in phase @a
+ * (index + 1, 0 outside any), what it still owes from phase @owed_in (the
+ * phase its caches hold) is: MT_PACE_PAY, paid now, when the access is
+ * outside any phase (the vCPU's first access after the phase ended: the
+ * vCPU that ends a phase pays at its end marker, the others here);
+ * MT_PACE_DROP, dropped unpaid, when the access is already in a later
+ * phase (the vCPU ran no access between the phases: paying would slow the
+ * later phase for the earlier one's misses; what is dropped is under an
+ * epoch, MT_PACE_EPOCH_NS, per vCPU and boundary); MT_PACE_KEEP otherwise
+ * (the same phase, or nothing owed).
+ */
+enum mt_pace_act { MT_PACE_KEEP, MT_PACE_PAY, MT_PACE_DROP };
+enum mt_pace_act mt_pace_boundary(const struct mt_pace *p, unsigned int owed_in, unsigned int a);
+
 /* The boot's calibration, from the first calibration phase (MT_PHASE_CALIB). */
 struct mt_calib {
 	bool done;

@@ -35,7 +35,10 @@
  * the CPU time of the vCPU thread from its begin to its end marker over
  * its misses.  The waits are paid in epochs, spinning to a deadline on
  * CLOCK_MONOTONIC, with the host time the thread did not run credited
- * (struct mt_pace).
+ * (struct mt_pace).  A phase's delays are paid by its end: by the vCPU
+ * that ends it at the end marker, by the others at their next access
+ * outside a phase, and dropped if their next access is in a later phase
+ * (mt_pace_boundary).
  * Waiting is per vCPU, on its own thread: no lock either.
  */
 #include <inttypes.h>
@@ -233,6 +236,11 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	if (vi >= nvcpus)
 		return;
 	v = &vcpus[vi];
+	/* owed from a phase that has ended: paid now, outside any phase */
+	if (!a && cfg.dilation && mt_pace_boundary(&v->pace, v->llc_phase, 0) == MT_PACE_PAY) {
+		pace_pay(v);
+		memset(&v->pace, 0, sizeof(v->pace));
+	}
 	if (!a && !v->probe_pending)
 		return;
 	h = qemu_plugin_get_hwaddr(info, vaddr);
@@ -263,13 +271,15 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	if (!a)
 		return;
 	if (v->llc_phase != a) {
+		/*
+		 * Owed from an earlier phase and not paid after it (no access
+		 * between the phases): dropped, never paid in this one
+		 * (mt_pace_boundary); the credit is the phase's own.
+		 */
+		if (cfg.dilation)
+			memset(&v->pace, 0, sizeof(v->pace));
 		llc_settle(v);
 		v->llc_phase = a;
-		if (cfg.dilation) {
-			/* owed from an earlier phase: paid; the credit is the phase's own */
-			pace_pay(v);
-			memset(&v->pace, 0, sizeof(v->pace));
-		}
 	}
 	c = &v->count[a - 1][i < 0 ? MT_NODE_NONE : i];
 	if (store)

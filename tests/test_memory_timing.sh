@@ -10,7 +10,9 @@
 # of a few latency cases (4k, scenario free): every case has its phase
 # rows, one phase per timed repetition, and each case's counted cost and
 # the misses and write-backs of the nodes that hold its pages agree between
-# the boots within 0.25 %.  Then delay injection (experimental, #21 item
+# the boots within 0.1 % on a one-vCPU variant of the topology and 0.25 %
+# on the topology's two vCPUs (README: QEMU's round-robin of two vCPUs
+# under icount is not deterministic).  Then delay injection (experimental, #21 item
 # 4): one quick --clock wall boot of the chase with --memory-timing delay:
 # its calibration check, the dilation in meta.json, in the rows and in the
 # report, a PMEM/DRAM guest-time ratio per load.  That ratio is host time
@@ -79,45 +81,55 @@ awk -v r="$ratio" -v a="${lat[1]}" -v b="${lat[0]}" 'BEGIN { w = a / b; exit !(r
 	bad "PMEM/DRAM ratio '$ratio', want ${lat[1]}/${lat[0]} within 1 %"
 
 # --- per-case counts, deterministic under icount: two boots of the same cases
-cases=$results/cases
-mkdir -p "$cases"
-rc=0
-./run-lab.sh -q --results "$cases" --boots 2 --memory-timing count --exec \
-	"tierbench latency --profile quick --preferred 1 --label pmem --pagesizes 4k --scenarios free --policies bind,preferred-many,default --seed 1 --clock icount" \
-	"$topo" >/dev/null || rc=$?
-crun=$(ls -d "$cases"/*/ | head -n 1)
-crun=${crun%/}
-[ "$rc" = 0 ] || { bad "per-case run exited $rc"; grep -h '^not ok' "$crun"/boots/*.tap; }
-for b in 1 2; do
-	grep -q '^not ok' "$crun/boots/$b.tap" && { bad "boot $b: a check failed:"; grep '^not ok' "$crun/boots/$b.tap"; }
-done
-# every case that ran has its phase rows, one phase per timed repetition (quick: 2)
-awk -F, '$2 ~ /^latency/ && $7 ~ /^outcome_/ { key = $2 FS $3 FS $6 FS $11; ran[key] = 1 }
-	$2 ~ /^latency/ && $7 == "mem_phases" { key = $2 FS $3 FS $6 FS $11; ph[key] = $8 }
-	END { for (k in ran) if (ph[k] != 2) { print "case " k ": mem_phases \"" ph[k] "\", want 2"; bad = 1 }
-	      exit bad }' "$crun/summary.csv" || bad "a case without its phases (above)"
-ncases=$(awk -F, '$2 ~ /^latency/ && $7 == "mem_phases"' "$crun/summary.csv" | wc -l)
-[ "$ncases" -ge 14 ] || bad "$ncases case-boots with phase rows, want 14 (7 cases x 2 boots)"
-# the same case in both boots: its counted cost, and the misses and write-backs
-# of each node that holds at least a tenth of them, within 0.25 % (measured:
-# up to 0.103 % in four pairs of boots, so the issue's 0.1 % is not a bar
-# every case clears; a difference of a few per mille would be).  Not the
-# kernel's few thousand misses elsewhere, nor reads and writes (hits too):
-# the guest's layout is seeded at random in each boot, and those moved by
-# up to 40 % between two boots (README, "Memory timing").
-awk -F, '$2 ~ /^latency/ && $7 == "llc_misses" { tot[$2 FS $3, $11] = $8 }
-	$2 ~ /^latency/ && ($7 == "access_cost_ns" || $7 ~ /^llc_(misses|writebacks)_node[0-9]+$/) {
-		key = $2 FS $3 FS $7; v[key, $11] = $8; keys[key] = 1; case_of[key] = $2 FS $3 }
-	END { n = 0; worst = 0
-		for (k in keys) { a = v[k, 1]; b = v[k, 2]; c = case_of[k]
-			if (k !~ /access_cost_ns$/ && (a < tot[c, 1] / 10 || b < tot[c, 2] / 10)) continue
-			n++; d = a > b ? a - b : b - a; m = a > b ? a : b; r = m > 0 ? d / m : 0
-			if (r > worst) worst = r
-			if (a == "" || b == "" || r > 0.0025) {
-				split(k, f, FS); printf "%s %s %s: boot 1 %s, boot 2 %s\n", f[1], f[2], f[3], a, b; bad = 1 } }
-		printf "per-case counts compared between the boots: %d, largest difference %.4f %%\n", n, 100 * worst
-		exit bad || n < 21 }' "$crun/summary.csv" ||
-	bad "per-case counts differ between two icount boots by more than 0.25 % (above), or too few compared"
+# per_case_pair TOPOLOGY DIR BAR: two icount boots of 7 latency cases; every
+# case has its phase rows, one phase per timed repetition, and each case's
+# counted cost and the misses and write-backs of each node that holds at
+# least a tenth of them agree between the boots within BAR (a fraction).
+# Not the kernel's few thousand misses elsewhere, nor reads and writes (hits
+# too): those moved by up to 40 % between two boots (README, "Memory timing").
+per_case_pair() {
+	local topo_file=$1 dir=$2 bar=$3 crun rc=0
+	mkdir -p "$dir"
+	./run-lab.sh -q --results "$dir" --boots 2 --memory-timing count --exec \
+		"tierbench latency --profile quick --preferred 1 --label pmem --pagesizes 4k --scenarios free --policies bind,preferred-many,default --seed 1 --clock icount" \
+		"$topo_file" >/dev/null || rc=$?
+	crun=$(ls -d "$dir"/*/ | head -n 1)
+	crun=${crun%/}
+	[ "$rc" = 0 ] || { bad "$topo_file: per-case run exited $rc"; grep -h '^not ok' "$crun"/boots/*.tap; }
+	for b in 1 2; do
+		grep -q '^not ok' "$crun/boots/$b.tap" && { bad "$topo_file: boot $b: a check failed:"; grep '^not ok' "$crun/boots/$b.tap"; }
+	done
+	# every case that ran has its phase rows, one phase per timed repetition (quick: 2)
+	awk -F, '$2 ~ /^latency/ && $7 ~ /^outcome_/ { key = $2 FS $3 FS $6 FS $11; ran[key] = 1 }
+		$2 ~ /^latency/ && $7 == "mem_phases" { key = $2 FS $3 FS $6 FS $11; ph[key] = $8 }
+		END { for (k in ran) if (ph[k] != 2) { print "case " k ": mem_phases \"" ph[k] "\", want 2"; bad = 1 }
+		      exit bad }' "$crun/summary.csv" || bad "$topo_file: a case without its phases (above)"
+	ncases=$(awk -F, '$2 ~ /^latency/ && $7 == "mem_phases"' "$crun/summary.csv" | wc -l)
+	[ "$ncases" -ge 14 ] || bad "$topo_file: $ncases case-boots with phase rows, want 14 (7 cases x 2 boots)"
+	awk -F, -v bar="$bar" -v topo="$topo_file" '$2 ~ /^latency/ && $7 == "llc_misses" { tot[$2 FS $3, $11] = $8 }
+		$2 ~ /^latency/ && ($7 == "access_cost_ns" || $7 ~ /^llc_(misses|writebacks)_node[0-9]+$/) {
+			key = $2 FS $3 FS $7; v[key, $11] = $8; keys[key] = 1; case_of[key] = $2 FS $3 }
+		END { n = 0; worst = 0
+			for (k in keys) { a = v[k, 1]; b = v[k, 2]; c = case_of[k]
+				if (k !~ /access_cost_ns$/ && (a < tot[c, 1] / 10 || b < tot[c, 2] / 10)) continue
+				n++; d = a > b ? a - b : b - a; m = a > b ? a : b; r = m > 0 ? d / m : 0
+				if (r > worst) worst = r
+				if (a == "" || b == "" || r > bar) {
+					split(k, f, FS); printf "%s %s %s: boot 1 %s, boot 2 %s\n", f[1], f[2], f[3], a, b; bad = 1 } }
+			printf "%s: per-case counts compared between the boots: %d, largest difference %.4f %% (bar %.2f %%)\n", topo, n, 100 * worst, 100 * bar
+			exit bad || n < 21 }' "$crun/summary.csv" ||
+		bad "$topo_file: per-case counts differ between two icount boots by more than $bar (above), or too few compared"
+}
+# One vCPU: the same within issue 21's 0.1 % (measured: 0.033 % at most
+# over 4 boots).  Two vCPUs: QEMU's round-robin of the vCPUs under icount
+# is not deterministic (README, "Memory timing", determinism), which moves
+# the kernel's own work on the case's node: 0.25 % (measured: up to 0.171 %
+# over 4 boots, 0.103 % in pairs).
+sed -e 's/^cpus: 2/cpus: 1/' -e 's/cpus: 0-1/cpus: 0/' -e 's/^name: dram-pmem$/name: dram-pmem-1cpu/' \
+	"$topo" > "$results/dram-pmem-1cpu.yaml"
+grep -q '^cpus: 1$' "$results/dram-pmem-1cpu.yaml" || bad "no one-vCPU variant of $topo"
+per_case_pair "$results/dram-pmem-1cpu.yaml" "$results/cases1" 0.001
+per_case_pair "$topo" "$results/cases" 0.0025
 
 # --- delay injection (experimental): one boot of the chase, wall clock
 drun_dir=$results/delay
