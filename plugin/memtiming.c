@@ -655,9 +655,9 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib 
 		if (!calib)
 			calib = &none;
 		fprintf(f, "delay dilation=%.6g calibrated=%d calib_phase=%u calib_host_ns=%" PRIu64
-			" calib_misses=%" PRIu64 " calib_ns_per_miss=%.3f\n", cfg->dilation,
-			calib->done ? 1 : 0, calib->phase, calib->host_ns, calib->misses,
-			calib->done ? calib->ns_per_miss : 0.0);
+			" calib_misses=%" PRIu64 " calib_ns_per_miss=%.3f dropped_ns=%" PRIu64 "\n",
+			cfg->dilation, calib->done ? 1 : 0, calib->phase, calib->host_ns, calib->misses,
+			calib->done ? calib->ns_per_miss : 0.0, calib->dropped_ns);
 		for (int i = 0; i < cfg->map.n; i++)
 			fprintf(f, "lat id=%d ns=%" PRIu32 " delay_ns=%" PRIu64 "\n", cfg->map.node[i].id,
 				cfg->lat_ns[i], mt_delay_ns(cfg->dilation, cfg->lat_ns[i],

@@ -288,6 +288,8 @@ struct mt_calib {
 	unsigned int phase;	/* its phase seq */
 	uint64_t host_ns, misses;	/* host_ns: the vCPU thread's CPU time in the phase */
 	double ns_per_miss;
+	/* the boot's waits owed at a phase boundary and dropped (mt_pace_boundary), all vCPUs */
+	uint64_t dropped_ns;
 };
 
 /*

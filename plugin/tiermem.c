@@ -62,6 +62,7 @@ struct vcpu {
 	unsigned int llc_phase;	/* index + 1 of the phase whose lines the caches hold, 0 none */
 	bool probe_pending;
 	struct mt_pace pace;	/* delay injection: what this vCPU owes */
+	uint64_t dropped_ns;	/* owed at a phase boundary and dropped */
 } __attribute__((aligned(64)));
 
 static struct mt_config cfg;
@@ -276,8 +277,11 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 		 * between the phases): dropped, never paid in this one
 		 * (mt_pace_boundary); the credit is the phase's own.
 		 */
-		if (cfg.dilation)
+		if (cfg.dilation) {
+			if (mt_pace_boundary(&v->pace, v->llc_phase, a) == MT_PACE_DROP)
+				v->dropped_ns += v->pace.pending;
 			memset(&v->pace, 0, sizeof(v->pace));
+		}
 		llc_settle(v);
 		v->llc_phase = a;
 	}
@@ -324,8 +328,11 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 	(void)id;
 	(void)udata;
 	/* the last phase's dirty lines: its write-backs (QEMU's vCPUs have stopped) */
-	for (unsigned int vi = 0; vi < nvcpus; vi++)
+	for (unsigned int vi = 0; vi < nvcpus; vi++) {
 		llc_settle(&vcpus[vi]);
+		/* what a vCPU still owed when QEMU stopped was never waited either */
+		calib.dropped_ns += vcpus[vi].dropped_ns + vcpus[vi].pace.pending;
+	}
 	for (unsigned int p = 0; p < np; p++)
 		for (unsigned int vi = 0; vi < nvcpus; vi++) {
 			phases[p].io += vcpus[vi].io[p];

@@ -260,19 +260,22 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 			else
 				f->node[f->nnodes++] = (struct mt_node){ i1, a, b };
 		} else if (!strncmp(line, "delay ", 6)) {
-			unsigned long long h, m;
+			unsigned long long h, m, dropped = 0;
 			double dil, per;
 			int done;
+			bool scanned = f->version >= 2 ?
+				SCAN(line, n, "delay dilation=%lf calibrated=%d calib_phase=%u calib_host_ns=%llu calib_misses=%llu calib_ns_per_miss=%lf dropped_ns=%llu",
+				     &dil, &done, &u1, &h, &m, &per, &dropped) :
+				SCAN(line, n, "delay dilation=%lf calibrated=%d calib_phase=%u calib_host_ns=%llu calib_misses=%llu calib_ns_per_miss=%lf",
+				     &dil, &done, &u1, &h, &m, &per);
 
-			if (f->nnodes != nodes_declared || f->delay || f->nphases ||
-			    !SCAN(line, n, "delay dilation=%lf calibrated=%d calib_phase=%u calib_host_ns=%llu calib_misses=%llu calib_ns_per_miss=%lf",
-				  &dil, &done, &u1, &h, &m, &per) ||
+			if (f->nnodes != nodes_declared || f->delay || f->nphases || !scanned ||
 			    !(dil >= 1 && dil <= 1000) || (done != 0 && done != 1) || !(per >= 0))
 				why = "delay: malformed, repeated, or not after the nodes";
 			else {
 				f->delay = true;
 				f->dilation = dil;
-				f->calib = (struct mt_calib){ done, u1, h, m, per };
+				f->calib = (struct mt_calib){ done, u1, h, m, per, dropped };
 				lats = 0;
 			}
 		} else if (!strncmp(line, "lat ", 4)) {
@@ -868,6 +871,8 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 		if (!f->delay)
 			continue;
 		row(rows, &c->label, "delay_dilation", f->dilation, "ratio");
+		/* the boot's waits dropped at phase boundaries (never paid in a later phase) */
+		row(rows, &c->label, "delay_dropped_ns", (double)f->calib.dropped_ns, "ns");
 		if (f->calib.done)
 			row(rows, &c->label, "delay_calib_ns_per_miss", f->calib.ns_per_miss, "ns");
 		row(rows, &c->label, "guest_ns_per_load_undilated", c->guest_ns_per_load / f->dilation, "ns");

@@ -430,6 +430,13 @@ TEST(accounting_delay_report_rows_and_checks)
 	CHECK_NEAR(row_value(rows.s, "node:1", "guest_ns_per_load_undilated"), 8236597023.0 / 1048576 / 24, 0.001);
 	CHECK(row_value(rows.s, "node:0", "delay_dilation") == 24);
 	CHECK_NEAR(row_value(rows.s, "node:1", "delay_calib_ns_per_miss"), 306.013, 1e-9);
+	/* a version 1 report says nothing of dropped waits: 0 */
+	CHECK(row_value(rows.s, "node:1", "delay_dropped_ns") == 0);
+	sb_free(&rows);
+	sb_free(&checks);
+	f.calib.dropped_ns = 777;
+	acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
+	CHECK(row_value(rows.s, "node:0", "delay_dropped_ns") == 777);
 	/* the base node has no ratio against itself */
 	CHECK(isnan(row_value(rows.s, "node:0", "delay_ratio_vs_node0")));
 	/* the calibration walk is a labelled phase of its own, not a chase */
@@ -502,7 +509,7 @@ TEST(accounting_report_round_trip_with_delay)
 					  .rule = MT_RULE_DOUBLED },
 				 .llc_size = 28835840, .llc_ways = 11, .llc_line = 64, .out = "x",
 				 .dilation = 24, .lat_ns = { 81, 305 } };
-	struct mt_calib cal = { true, 1, 320969672, 1048875, 306.013 };
+	struct mt_calib cal = { true, 1, 320969672, 1048875, 306.013, 4242 };
 	struct mt_phase ph = { .id = 4, .closed = true };
 	struct acct_file f;
 	char *text = NULL, err[256];
@@ -515,9 +522,20 @@ TEST(accounting_report_round_trip_with_delay)
 	CHECK(mt_report_write(m, &cfg, &cal, &ph, 1, NULL, 0, 0) == 0);
 	fclose(m);
 	CHECK(strstr(text, "\nlat id=1 ns=305 delay_ns=7014\n") != NULL);
+	/* version 2: the waits dropped at phase boundaries, read back and a row of each chase */
+	CHECK(strstr(text, " calib_ns_per_miss=306.013 dropped_ns=4242\n") != NULL);
 	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
-	CHECK(f.delay && f.calib.misses == 1048875 && f.delay_ns[0] == 1638);
+	CHECK(f.delay && f.calib.misses == 1048875 && f.delay_ns[0] == 1638 && f.calib.dropped_ns == 4242);
 	acct_file_free(&f);
+	{
+		char *cut = xasprintf("%s", text);
+
+		*strstr(cut, " dropped_ns=4242") = '\0';
+		strcat(cut, strstr(text, "\nlat id=0"));
+		CHECK(acct_file_parse("m", cut, &f, err, sizeof(err)) == -1);
+		CHECK(strstr(err, "m:5: delay: malformed") != NULL);
+		free(cut);
+	}
 	free(text);
 	/* uncalibrated: said so, the waits the dilated latencies */
 	text = NULL;
