@@ -298,7 +298,8 @@ struct mt_calib {
  * injection a "delay" line (dilation, latencies, calibration), one
  * "phase" line and one "count" line per node (and "none") per phase, one
  * "probe" line per address probe, and "end" with the totals.  Version 2
- * added the msc lines and each count's msc_hits and msc_writebacks.
+ * added the msc lines, each count's msc_hits and msc_writebacks and the
+ * delay line's dropped_ns.
  * Returns 0, -1 on a write error.
  */
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,

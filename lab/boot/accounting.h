@@ -138,7 +138,7 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
  * (acct_nodes_check).  A chase PHASE line's walk_ns (the guest's own clock
  * around the walk) gives guest_ns_per_load.  With delay injection, each
  * chase bound to a node also gets the boot's delay_dilation,
- * delay_calib_ns_per_miss, guest_ns_per_load_undilated and, against CPU
+ * delay_calib_ns_per_miss, delay_dropped_ns, guest_ns_per_load_undilated and, against CPU
  * 0's node, delay_ratio_vs_node<N> (guest time per load) beside
  * hmat_ratio_vs_node<N>; a check says the calibration was made and that
  * dilation x every node's latency exceeds it.  The ratio itself is a row,
