@@ -24,8 +24,16 @@
  * calibration) that the plugin never delays: delay mode's per-boot
  * measure of what a miss costs TCG itself.
  *
+ * A node with a memory-side cache the buffer fits in (sysfs
+ * memory_side_cache/index1/size) gets one more phase (scenario msc, same
+ * phase id): two cycles through the buffer, the first with the plugin's
+ * simulated cache empty (each phase starts so), the second served by it
+ * where no other line of the buffer took the line's place (a direct-mapped
+ * cache indexes by physical address).
+ *
  * Rows (policy bind, pagesize 4k, scenario chase, nodes node:N): loads,
- * buffer_mib, pages_node<M> (move_pages at the end), on_node_frac.
+ * buffer_mib, pages_node<M> (move_pages at the end), on_node_frac; with a
+ * memory-side cache, msc_bytes (scenario msc).
  */
 #include "tb.h"
 #include "marker.h"
@@ -114,7 +122,9 @@ static bool chase_node(int node, int pagemap, bool calibrate)
 {
 	const struct rowkey k = { "chase", "bind", "4k", "chase" };
 	const struct rowkey kc = { "chase", "bind", "4k", "calibration" };
+	const struct rowkey km = { "chase", "bind", "4k", "msc" };
 	uint64_t t0;
+	long msc;
 	size_t len = CHASE_MIB * MIB, lines = len / LINE;
 	struct nodeset one;
 	long per_node[MAX_NODE + 1] = { 0 }, total;
@@ -168,6 +178,18 @@ static bool chase_node(int node, int pagemap, bool calibrate)
 	out_phase(&k, MT_PHASE_CHASE,
 		  &(struct phase_label){ .x_mib = -1, .loads = (long)lines, .pages = -1, .bound = node,
 					 .walk_ns = (long)(now_ns() - t0) });
+	msc = node_memside_cache_bytes(node);
+	if (msc >= (long)len) {
+		/* two cycles in one phase: the cache filled, then read */
+		t0 = now_ns();
+		MT_MARK(MT_OP_BEGIN, MT_PHASE_CHASE);
+		end = walk(buf, end, 2 * (long)lines);
+		MT_MARK(MT_OP_END, MT_PHASE_CHASE);
+		out_phase(&km, MT_PHASE_CHASE,
+			  &(struct phase_label){ .x_mib = -1, .loads = 2 * (long)lines, .pages = -1,
+						 .bound = node, .walk_ns = (long)(now_ns() - t0) });
+		out_row(&km, "msc_bytes", (double)msc, "bytes");
+	}
 	out_row(&k, "loads", (double)lines, "count");
 	out_row(&k, "buffer_mib", CHASE_MIB, "MiB");
 	total = placement(buf, len, 4096, per_node, MAX_NODE);

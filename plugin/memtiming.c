@@ -59,32 +59,39 @@ int mt_map_offset(const struct mt_map *m, uint64_t offset)
 	return -1;
 }
 
-int mt_llc_check(uint64_t size, uint32_t ways, uint32_t line, char *err, size_t errlen)
+int mt_cache_check(const char *prefix, uint64_t size, uint32_t ways, uint32_t line,
+		   char *err, size_t errlen)
 {
 	if (line < 8 || line > 4096 || (line & (line - 1))) {
-		snprintf(err, errlen, "llc_line=%" PRIu32 ": must be a power of two from 8 to 4096", line);
+		snprintf(err, errlen, "%sline=%" PRIu32 ": must be a power of two from 8 to 4096", prefix,
+			 line);
 		return -1;
 	}
 	if (ways < 1 || ways > 64) {
-		snprintf(err, errlen, "llc_ways=%" PRIu32 ": must be 1 to 64", ways);
+		snprintf(err, errlen, "%sways=%" PRIu32 ": must be 1 to 64", prefix, ways);
 		return -1;
 	}
 	if (!size || size % ((uint64_t)ways * line)) {
-		snprintf(err, errlen, "llc_size=%" PRIu64 ": must be a multiple of ways x line (%" PRIu64 ")",
-			 size, (uint64_t)ways * line);
+		snprintf(err, errlen, "%ssize=%" PRIu64 ": must be a multiple of ways x line (%" PRIu64 ")",
+			 prefix, size, (uint64_t)ways * line);
 		return -1;
 	}
 	if (size / ((uint64_t)ways * line) > (1u << 24)) {
-		snprintf(err, errlen, "llc_size=%" PRIu64 ": more than 2^24 sets", size);
+		snprintf(err, errlen, "%ssize=%" PRIu64 ": more than 2^24 sets", prefix, size);
 		return -1;
 	}
 	/* one 8-byte tag per line and vCPU: at most 256 MiB of host memory each */
 	if (size / line * sizeof(uint64_t) > (256u << 20)) {
-		snprintf(err, errlen, "llc_size=%" PRIu64 ": more than 2^25 lines (256 MiB of tags per vCPU)",
-			 size);
+		snprintf(err, errlen, "%ssize=%" PRIu64 ": more than 2^25 lines (256 MiB of tags per vCPU)",
+			 prefix, size);
 		return -1;
 	}
 	return 0;
+}
+
+int mt_llc_check(uint64_t size, uint32_t ways, uint32_t line, char *err, size_t errlen)
+{
+	return mt_cache_check("llc_", size, ways, line, err, errlen);
 }
 
 int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
@@ -100,8 +107,11 @@ int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 		shift++;
 	sets = size / ((uint64_t)ways * line);
 	c->way = malloc(sets * ways * sizeof(*c->way));
-	if (!c->way) {
-		snprintf(err, errlen, "llc: out of memory for %" PRIu64 " sets", sets);
+	c->touched = malloc(sets * sizeof(*c->touched));
+	if (!c->way || !c->touched) {
+		snprintf(err, errlen, "cache: out of memory for %" PRIu64 " sets of %" PRIu32 " ways", sets,
+			 ways);
+		mt_llc_free(c);
 		return -1;
 	}
 	for (uint64_t i = 0; i < sets * ways; i++)
@@ -115,13 +125,15 @@ int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 void mt_llc_free(struct mt_llc *c)
 {
 	free(c->way);
+	free(c->touched);
 	memset(c, 0, sizeof(*c));
 }
 
 bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bool *has_wb)
 {
 	uint64_t line = addr >> c->line_shift;
-	uint64_t *set = c->way + (line % c->sets) * c->ways;
+	uint32_t si = (uint32_t)(line % c->sets);
+	uint64_t *set = c->way + (uint64_t)si * c->ways;
 	uint64_t victim;
 	uint32_t w;
 
@@ -136,6 +148,8 @@ bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bo
 			return false;
 		}
 	}
+	if (set[0] == MT_LLC_EMPTY)
+		c->touched[c->ntouched++] = si;	/* its first line: at most once a flush */
 	victim = set[c->ways - 1];
 	if (victim != MT_LLC_EMPTY && (victim & 1)) {
 		*wb = (victim >> 1) << c->line_shift;
@@ -148,21 +162,137 @@ bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bo
 
 uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void *ctx), void *ctx)
 {
-	uint64_t dirty = 0, n = (uint64_t)c->sets * c->ways;
+	uint64_t dirty = 0;
 
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t w = c->way[i];
+	for (uint32_t t = 0; t < c->ntouched; t++) {
+		uint64_t *set = c->way + (uint64_t)c->touched[t] * c->ways;
 
-		if (w == MT_LLC_EMPTY)
-			continue;
-		if (w & 1) {
-			dirty++;
-			if (writeback)
-				writeback((w >> 1) << c->line_shift, ctx);
+		for (uint32_t k = 0; k < c->ways; k++) {
+			uint64_t w = set[k];
+
+			if (w == MT_LLC_EMPTY)
+				continue;
+			if (w & 1) {
+				dirty++;
+				if (writeback)
+					writeback((w >> 1) << c->line_shift, ctx);
+			}
+			set[k] = MT_LLC_EMPTY;
 		}
-		c->way[i] = MT_LLC_EMPTY;
 	}
+	c->ntouched = 0;
 	return dirty;
+}
+
+int mt_hier_init(struct mt_hier *h, const struct mt_config *cfg, char *err, size_t errlen)
+{
+	char why[200];
+
+	memset(h, 0, sizeof(*h));
+	if (mt_llc_init(&h->llc, cfg->llc_size, cfg->llc_ways, cfg->llc_line, err, errlen))
+		return -1;
+	for (int i = 0; i < cfg->map.n; i++) {
+		const struct mt_msc_cfg *m = &cfg->msc[i];
+
+		if (!m->size)
+			continue;
+		if (mt_llc_init(&h->msc[i], m->size, m->ways, m->line, why, sizeof(why))) {
+			snprintf(err, errlen, "node %d's memory-side cache: %s", cfg->map.node[i].id, why);
+			mt_hier_free(h);
+			return -1;
+		}
+		h->msc_wt[i] = m->write_through;
+	}
+	return 0;
+}
+
+void mt_hier_free(struct mt_hier *h)
+{
+	mt_llc_free(&h->llc);
+	for (int i = 0; i < MT_MAX_NODES; i++)
+		mt_llc_free(&h->msc[i]);
+}
+
+/* A line the LLC wrote back, at RAM offset @off: to its node's memory-side cache or memory. */
+static void hier_writeback(struct mt_hier *h, const struct mt_map *m, uint64_t off,
+			   struct mt_count *cnt)
+{
+	int j = mt_map_offset(m, off);
+	uint64_t wb;
+	bool has_wb;
+
+	if (j < 0) {
+		if (cnt)
+			cnt[MT_NODE_NONE].writebacks++;
+		return;
+	}
+	if (cnt)
+		cnt[j].writebacks++;
+	if (!h->msc[j].way)
+		return;
+	if (h->msc_wt[j]) {
+		/* through to memory; a no-write-allocate cache is not written */
+		if (cnt)
+			cnt[j].msc_writebacks++;
+		return;
+	}
+	mt_llc_access(&h->msc[j], off, true, &wb, &has_wb);
+	if (has_wb && cnt)
+		cnt[j].msc_writebacks++;
+}
+
+enum mt_level mt_hier_access(struct mt_hier *h, const struct mt_map *m, int i, uint64_t off,
+			     bool store, struct mt_count *cnt)
+{
+	enum mt_level at = MT_AT_LLC;
+	uint64_t wb, mwb;
+	bool has_wb, has_mwb;
+
+	if (mt_llc_access(&h->llc, off, store, &wb, &has_wb)) {
+		cnt[i].misses++;
+		at = MT_AT_MEMORY;
+		/* the line is read from the node: its memory-side cache first (a store's too) */
+		if (h->msc[i].way) {
+			if (!mt_llc_access(&h->msc[i], off, false, &mwb, &has_mwb)) {
+				cnt[i].msc_hits++;
+				at = MT_AT_MSC;
+			}
+			if (has_mwb)
+				cnt[i].msc_writebacks++;
+		}
+	}
+	if (has_wb)
+		hier_writeback(h, m, wb, cnt);
+	return at;
+}
+
+struct hier_flush {
+	struct mt_hier *h;
+	const struct mt_map *m;
+	struct mt_count *cnt;
+};
+
+static void flush_llc_line(uint64_t off, void *ctx)
+{
+	struct hier_flush *f = ctx;
+
+	hier_writeback(f->h, f->m, off, f->cnt);
+}
+
+void mt_hier_flush(struct mt_hier *h, const struct mt_map *m, struct mt_count *cnt)
+{
+	struct hier_flush f = { h, m, cnt };
+
+	mt_llc_flush(&h->llc, flush_llc_line, &f);
+	for (int i = 0; i < m->n && i < MT_MAX_NODES; i++) {
+		uint64_t dirty;
+
+		if (!h->msc[i].way)
+			continue;
+		dirty = mt_llc_flush(&h->msc[i], NULL, NULL);
+		if (cnt)
+			cnt[i].msc_writebacks += dirty;
+	}
 }
 
 /* A whole unsigned number (decimal or 0x hex); -1 if it is not one. */
@@ -217,8 +347,40 @@ static int parse_lat(const char *v, int *id, uint32_t *ns)
 	return 0;
 }
 
+/* "ID:SIZE:WAYS:LINE:wb|wt", the cache's geometry checked; 0, or -1 with why in @why. */
+static int parse_msc(const char *v, int *id, struct mt_msc_cfg *c, char *why, size_t whylen)
+{
+	char buf[128], *f[5], *p;
+	uint64_t a, ways, line;
+	int n = 0;
+
+	snprintf(why, whylen, "want msc=ID:SIZE:WAYS:LINE:wb|wt");
+	if (strlen(v) >= sizeof(buf))
+		return -1;
+	strcpy(buf, v);
+	for (p = buf; n < 5; n++) {
+		f[n] = p;
+		p = strchr(p, ':');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	if (n != 4 || parse_u64(f[0], &a) || a >= 1024 || parse_u64(f[1], &c->size) ||
+	    parse_u64(f[2], &ways) || ways > 64 || parse_u64(f[3], &line) || line > 4096 ||
+	    (strcmp(f[4], "wb") && strcmp(f[4], "wt")))
+		return -1;
+	*id = (int)a;
+	c->ways = (uint32_t)ways;
+	c->line = (uint32_t)line;
+	c->write_through = !strcmp(f[4], "wt");
+	return mt_cache_check("msc_", c->size, c->ways, c->line, why, whylen);
+}
+
 int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen)
 {
+	/* msc= by node id, resolved against the nodes at the end (any order) */
+	int msc_id[MT_MAX_NODES], nmsc = 0, msc_arg[MT_MAX_NODES];
+	struct mt_msc_cfg msc[MT_MAX_NODES];
 	bool have_rule = false;
 	/* lat= by node id, checked against the nodes at the end (any order) */
 	int lat_id[MT_MAX_NODES], nlat = 0, lat_arg[MT_MAX_NODES];
@@ -315,8 +477,29 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			lat_id[nlat] = id;
 			lat_ns[nlat] = ns;
 			lat_arg[nlat++] = i + 1;
+		} else if (KEY("msc")) {
+			char why[160];
+			int id;
+
+			if (nmsc == MT_MAX_NODES) {
+				snprintf(err, errlen, "argument %d '%s': more than %d memory-side caches", i + 1, a,
+					 MT_MAX_NODES);
+				return -1;
+			}
+			if (parse_msc(v, &id, &msc[nmsc], why, sizeof(why))) {
+				snprintf(err, errlen, "argument %d '%s': %s", i + 1, a, why);
+				return -1;
+			}
+			for (int k = 0; k < nmsc; k++)
+				if (msc_id[k] == id) {
+					snprintf(err, errlen, "argument %d '%s': node %d's memory-side cache given twice",
+						 i + 1, a, id);
+					return -1;
+				}
+			msc_id[nmsc] = id;
+			msc_arg[nmsc++] = i + 1;
 		} else {
-			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat)",
+			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat, msc)",
 				 i + 1, a);
 			return -1;
 		}
@@ -343,6 +526,29 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			return -1;
 		}
 		cfg->lat_ns[j] = lat_ns[k];
+	}
+	for (int k = 0; k < nmsc; k++) {
+		int j = -1;
+
+		for (int i = 0; i < cfg->map.n; i++)
+			if (cfg->map.node[i].id == msc_id[k])
+				j = i;
+		if (j < 0) {
+			snprintf(err, errlen, "argument %d 'msc=%d:...': no node=%d", msc_arg[k], msc_id[k],
+				 msc_id[k]);
+			return -1;
+		}
+		if (msc[k].size >= cfg->map.node[j].size) {
+			snprintf(err, errlen, "argument %d 'msc=%d:%" PRIu64 ":...': not smaller than node %d's memory",
+				 msc_arg[k], msc_id[k], msc[k].size, msc_id[k]);
+			return -1;
+		}
+		if (cfg->dilation) {
+			snprintf(err, errlen, "argument %d 'msc=%d:...': delay= does not model memory-side caches (count only)",
+				 msc_arg[k], msc_id[k]);
+			return -1;
+		}
+		cfg->msc[j] = msc[k];
 	}
 	for (int i = 0; cfg->dilation && i < cfg->map.n; i++)
 		if (!cfg->lat_ns[i]) {
@@ -407,6 +613,13 @@ void mt_pace_mark(struct mt_pace *p, uint64_t wall_end, uint64_t cpu_end, uint64
 	p->marked = true;
 }
 
+enum mt_pace_act mt_pace_boundary(const struct mt_pace *p, unsigned int owed_in, unsigned int a)
+{
+	if (!p->pending || owed_in == a)
+		return MT_PACE_KEEP;
+	return a ? MT_PACE_DROP : MT_PACE_PAY;
+}
+
 double mt_calib_ns_per_miss(uint64_t host_ns, uint64_t misses)
 {
 	return misses ? (double)host_ns / (double)misses : -1;
@@ -415,8 +628,10 @@ double mt_calib_ns_per_miss(uint64_t host_ns, uint64_t misses)
 static void count_line(FILE *f, size_t seq, const char *node, const struct mt_count *c)
 {
 	fprintf(f, "count phase=%zu node=%s reads=%" PRIu64 " writes=%" PRIu64
-		" misses=%" PRIu64 " writebacks=%" PRIu64 "\n",
-		seq, node, c->reads, c->writes, c->misses, c->writebacks);
+		" misses=%" PRIu64 " writebacks=%" PRIu64 " msc_hits=%" PRIu64
+		" msc_writebacks=%" PRIu64 "\n",
+		seq, node, c->reads, c->writes, c->misses, c->writebacks, c->msc_hits,
+		c->msc_writebacks);
 }
 
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,
@@ -431,13 +646,18 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib 
 	for (int i = 0; i < cfg->map.n; i++)
 		fprintf(f, "node id=%d start=0x%" PRIx64 " size=0x%" PRIx64 "\n",
 			cfg->map.node[i].id, cfg->map.node[i].start, cfg->map.node[i].size);
+	for (int i = 0; i < cfg->map.n; i++)
+		if (cfg->msc[i].size)
+			fprintf(f, "msc id=%d size=%" PRIu64 " ways=%" PRIu32 " line=%" PRIu32 " policy=%s\n",
+				cfg->map.node[i].id, cfg->msc[i].size, cfg->msc[i].ways, cfg->msc[i].line,
+				cfg->msc[i].write_through ? "wt" : "wb");
 	if (cfg->dilation) {
 		if (!calib)
 			calib = &none;
 		fprintf(f, "delay dilation=%.6g calibrated=%d calib_phase=%u calib_host_ns=%" PRIu64
-			" calib_misses=%" PRIu64 " calib_ns_per_miss=%.3f\n", cfg->dilation,
-			calib->done ? 1 : 0, calib->phase, calib->host_ns, calib->misses,
-			calib->done ? calib->ns_per_miss : 0.0);
+			" calib_misses=%" PRIu64 " calib_ns_per_miss=%.3f dropped_ns=%" PRIu64 "\n",
+			cfg->dilation, calib->done ? 1 : 0, calib->phase, calib->host_ns, calib->misses,
+			calib->done ? calib->ns_per_miss : 0.0, calib->dropped_ns);
 		for (int i = 0; i < cfg->map.n; i++)
 			fprintf(f, "lat id=%d ns=%" PRIu32 " delay_ns=%" PRIu64 "\n", cfg->map.node[i].id,
 				cfg->lat_ns[i], mt_delay_ns(cfg->dilation, cfg->lat_ns[i],

@@ -21,7 +21,7 @@
 
 #define MT_MAX_NODES 16
 #define MT_NODE_NONE MT_MAX_NODES	/* counters of accesses in no node's range */
-#define MT_REPORT_VERSION 1
+#define MT_REPORT_VERSION 2
 
 #include "marker.h"
 
@@ -72,6 +72,12 @@ int mt_map_offset(const struct mt_map *m, uint64_t offset);
 struct mt_llc {
 	uint32_t sets, ways, line_shift;
 	uint64_t *way;		/* sets * ways */
+	/*
+	 * The sets filled since the last flush, each once (a set is empty
+	 * while its first way is): a flush visits these only, so emptying a
+	 * memory-side cache of millions of lines costs what the phase touched.
+	 */
+	uint32_t *touched, ntouched;
 };
 /*
  * Whether an LLC of this shape can be simulated: line a power of two from 8
@@ -80,6 +86,9 @@ struct mt_llc {
  * topology's lab.llc is checked by the same rule.
  */
 int mt_llc_check(uint64_t size, uint32_t ways, uint32_t line, char *err, size_t errlen);
+/* The same rule, the reason naming @prefix's keys ("msc_" -> msc_size=...). */
+int mt_cache_check(const char *prefix, uint64_t size, uint32_t ways, uint32_t line,
+		   char *err, size_t errlen);
 /* 0, or -1 with the reason in @err (size not sets x ways x line, ...). */
 int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 		char *err, size_t errlen);
@@ -106,10 +115,26 @@ uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void 
 #define MT_LLC_DEFAULT_WAYS 11
 #define MT_LLC_DEFAULT_LINE 64
 
+/*
+ * A node's memory-side cache (ACPI HMAT; topologies/README.md): in front of
+ * that node's memory, it sees the LLC's misses and write-backs to the node
+ * (README, "Memory timing", memory-side caches).  Simulated like the LLC
+ * (set-associative, LRU; "direct" is 1 way), level 1 only; write-back
+ * (write-allocate: a write-back from the LLC lands in it, its dirty lines
+ * reach memory when evicted) or write-through (every write-back from the
+ * LLC reaches memory; the cache is not written).  size 0: none.
+ */
+struct mt_msc_cfg {
+	uint64_t size;
+	uint32_t ways, line;
+	bool write_through;
+};
+
 struct mt_config {
 	struct mt_map map;
 	uint64_t llc_size;
 	uint32_t llc_ways, llc_line;
+	struct mt_msc_cfg msc[MT_MAX_NODES];	/* by index into map.node */
 	const char *out;	/* the report file */
 	/*
 	 * Delay injection (--memory-timing delay, experimental): 0 counts
@@ -127,15 +152,56 @@ struct mt_config {
  * offsets, one per memory node, ascending), llc_size=BYTES, llc_ways=N,
  * llc_line=BYTES; for delay injection delay=DILATION (1 to 1000) and
  * lat=ID:NS for every node (a lat= without delay=, or delay= without a
- * lat= for each node, is an error).  0, or -1 with "argument N 'text':
+ * lat= for each node, is an error); msc=ID:SIZE:WAYS:LINE:wb|wt for a
+ * node's memory-side cache (count only: with delay= an error, a hit's
+ * wait is not modeled).  0, or -1 with "argument N 'text':
  * why" (or "missing ...") in @err.
  */
 int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen);
 
-/* What a phase counted on one node (or MT_NODE_NONE). */
+/*
+ * What a phase counted on one node (or MT_NODE_NONE): the guest's reads
+ * and writes, the LLC's misses and write-backs to the node and, with a
+ * memory-side cache, the misses it served (msc_hits; the rest went to the
+ * memory) and the writes that reached the memory behind it
+ * (msc_writebacks: a write-back cache's dirty evictions, every write-back
+ * of a write-through one).
+ */
 struct mt_count {
-	uint64_t reads, writes, misses, writebacks;
+	uint64_t reads, writes, misses, writebacks, msc_hits, msc_writebacks;
 };
+
+/*
+ * One vCPU's caches: the LLC and each node's memory-side cache (way NULL
+ * when the node has none).  Per vCPU, like the LLC: a memory-side cache is
+ * one per node on the machine, shared by every CPU; here each vCPU has its
+ * own copy, so a line another vCPU brought in is not a hit (an
+ * approximation, exact for a phase whose accesses are all on one vCPU).
+ */
+struct mt_hier {
+	struct mt_llc llc;
+	struct mt_llc msc[MT_MAX_NODES];
+	bool msc_wt[MT_MAX_NODES];
+};
+/* Where an access was served. */
+enum mt_level { MT_AT_LLC, MT_AT_MSC, MT_AT_MEMORY };
+/* 0, or -1 with the reason in @err. */
+int mt_hier_init(struct mt_hier *h, const struct mt_config *cfg, char *err, size_t errlen);
+void mt_hier_free(struct mt_hier *h);
+/*
+ * One access at RAM offset @off of node index @i (of @m): counts its LLC
+ * miss, the memory-side cache's hit, the write-backs, into @cnt (by node
+ * index, MT_NODE_NONE last).  Not its read or write: the caller counts
+ * those.  Returns where it was served.
+ */
+enum mt_level mt_hier_access(struct mt_hier *h, const struct mt_map *m, int i, uint64_t off,
+			     bool store, struct mt_count *cnt);
+/*
+ * Empties every cache: the LLC's dirty lines written back through the
+ * memory-side caches, then theirs to memory, all counted into @cnt (NULL:
+ * not counted).
+ */
+void mt_hier_flush(struct mt_hier *h, const struct mt_map *m, struct mt_count *cnt);
 
 struct mt_phase {
 	unsigned int id;		/* the marker's id */
@@ -201,20 +267,40 @@ uint64_t mt_pace_settle(struct mt_pace *p, uint64_t wall, uint64_t cpu);
 /* The spin ended at @wall_end (thread CPU @cpu_end), due at @deadline: its overshoot is credit. */
 void mt_pace_mark(struct mt_pace *p, uint64_t wall_end, uint64_t cpu_end, uint64_t deadline);
 
+/*
+ * A phase's delays belong to it.  At a vCPU's memory access in phase @a
+ * (index + 1, 0 outside any), what it still owes from phase @owed_in (the
+ * phase its caches hold) is: MT_PACE_PAY, paid now, when the access is
+ * outside any phase (the vCPU's first access after the phase ended: the
+ * vCPU that ends a phase pays at its end marker, the others here);
+ * MT_PACE_DROP, dropped unpaid, when the access is already in a later
+ * phase (the vCPU ran no access between the phases: paying would slow the
+ * later phase for the earlier one's misses; what is dropped is under an
+ * epoch, MT_PACE_EPOCH_NS, per vCPU and boundary); MT_PACE_KEEP otherwise
+ * (the same phase, or nothing owed).
+ */
+enum mt_pace_act { MT_PACE_KEEP, MT_PACE_PAY, MT_PACE_DROP };
+enum mt_pace_act mt_pace_boundary(const struct mt_pace *p, unsigned int owed_in, unsigned int a);
+
 /* The boot's calibration, from the first calibration phase (MT_PHASE_CALIB). */
 struct mt_calib {
 	bool done;
 	unsigned int phase;	/* its phase seq */
 	uint64_t host_ns, misses;	/* host_ns: the vCPU thread's CPU time in the phase */
 	double ns_per_miss;
+	/* the boot's waits owed at a phase boundary and dropped (mt_pace_boundary), all vCPUs */
+	uint64_t dropped_ns;
 };
 
 /*
- * The report (README, "Memory timing"): a header line, the config, with
- * delay injection a "delay" line (dilation, latencies, calibration), one
+ * The report (README, "Memory timing"): a header line, the config, a
+ * "node" line per node, an "msc" line per memory-side cache, with delay
+ * injection a "delay" line (dilation, latencies, calibration), one
  * "phase" line and one "count" line per node (and "none") per phase, one
- * "probe" line per address probe, and "end" with the totals.  Returns 0,
- * -1 on a write error.
+ * "probe" line per address probe, and "end" with the totals.  Version 2
+ * added the msc lines, each count's msc_hits and msc_writebacks and the
+ * delay line's dropped_ns.
+ * Returns 0, -1 on a write error.
  */
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,
 		    const struct mt_phase *ph, size_t nphases, const struct mt_probe *pr,

@@ -14,7 +14,12 @@
  * or ends (XX 2) phase YY, or asks for the address of the vCPU's next access
  * (XX 3, a probe the guest compares with /proc/self/pagemap).
  *
- * No locks on the hot path: each vCPU has its own LLC and counters (under
+ * Memory-side caches (msc=ID:SIZE:WAYS:LINE:wb|wt, HMAT's, level 1): an
+ * LLC miss to such a node is looked up in the node's cache, an LLC
+ * write-back lands in it (mt_hier_access); each vCPU has its own copy of
+ * every node's cache, an approximation of the one the machine shares.
+ *
+ * No locks on the hot path: each vCPU has its own caches and counters (under
  * MTTCG a vCPU's callbacks run on its own thread); the current phase is one
  * word, written by markers and read with relaxed atomics.  The phase is
  * machine-wide: a begin on one vCPU makes every vCPU count into it.  Each
@@ -30,7 +35,10 @@
  * the CPU time of the vCPU thread from its begin to its end marker over
  * its misses.  The waits are paid in epochs, spinning to a deadline on
  * CLOCK_MONOTONIC, with the host time the thread did not run credited
- * (struct mt_pace).
+ * (struct mt_pace).  A phase's delays are paid by its end: by the vCPU
+ * that ends it at the end marker, by the others at their next access
+ * outside a phase, and dropped if their next access is in a later phase
+ * (mt_pace_boundary).
  * Waiting is per vCPU, on its own thread: no lock either.
  */
 #include <inttypes.h>
@@ -48,12 +56,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = TIERLAB_QEMU_PLUGIN_VERSION;
 #define MAX_PROBES 4096
 
 struct vcpu {
-	struct mt_llc llc;
+	struct mt_hier cache;	/* the LLC and each node's memory-side cache */
 	struct mt_count (*count)[MT_MAX_NODES + 1];	/* [phase][node] */
 	uint64_t *io;					/* [phase] */
-	unsigned int llc_phase;	/* index + 1 of the phase whose lines the LLC holds, 0 none */
+	unsigned int llc_phase;	/* index + 1 of the phase whose lines the caches hold, 0 none */
 	bool probe_pending;
 	struct mt_pace pace;	/* delay injection: what this vCPU owes */
+	uint64_t dropped_ns;	/* owed at a phase boundary and dropped */
 } __attribute__((aligned(64)));
 
 static struct mt_config cfg;
@@ -200,31 +209,17 @@ static void probe_record(uint64_t vaddr, uint64_t raw, uint64_t offset, int node
 	probes[k] = (struct mt_probe){ vaddr, raw, offset, node };
 }
 
-struct settle {
-	struct vcpu *v;
-	unsigned int phase;
-};
-
-static void charge_writeback(uint64_t offset, void *ctx)
-{
-	const struct settle *s = ctx;
-	int j = mt_map_offset(&cfg.map, offset);
-
-	s->v->count[s->phase - 1][j < 0 ? MT_NODE_NONE : j].writebacks++;
-}
-
 /*
- * Each phase starts with an empty LLC, so what a case counts does not
- * depend on the case before it (tierbench shuffles their order), and is
- * charged the write-back of every line it left dirty: here, when the vCPU
- * first accesses memory in a later phase, or at exit.  Only the vCPU's own
- * thread touches its LLC and counts, so this takes no lock.
+ * Each phase starts with empty caches (the LLC and the memory-side
+ * caches), so what a case counts does not depend on the case before it
+ * (tierbench shuffles their order), and is charged the write-back of every
+ * line it left dirty: here, when the vCPU first accesses memory in a later
+ * phase, or at exit.  Only the vCPU's own thread touches its caches and
+ * counts, so this takes no lock.
  */
 static void llc_settle(struct vcpu *v)
 {
-	struct settle s = { v, v->llc_phase };
-
-	mt_llc_flush(&v->llc, s.phase ? charge_writeback : NULL, &s);
+	mt_hier_flush(&v->cache, &cfg.map, v->llc_phase ? v->count[v->llc_phase - 1] : NULL);
 	v->llc_phase = 0;
 }
 
@@ -234,14 +229,19 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	struct qemu_plugin_hwaddr *h;
 	struct vcpu *v;
 	struct mt_count *c;
-	uint64_t raw, off, wb;
-	bool store, has_wb;
+	uint64_t raw, off;
+	bool store;
 	int i;
 
 	(void)udata;
 	if (vi >= nvcpus)
 		return;
 	v = &vcpus[vi];
+	/* owed from a phase that has ended: paid now, outside any phase */
+	if (!a && cfg.dilation && mt_pace_boundary(&v->pace, v->llc_phase, 0) == MT_PACE_PAY) {
+		pace_pay(v);
+		memset(&v->pace, 0, sizeof(v->pace));
+	}
 	if (!a && !v->probe_pending)
 		return;
 	h = qemu_plugin_get_hwaddr(info, vaddr);
@@ -272,13 +272,18 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	if (!a)
 		return;
 	if (v->llc_phase != a) {
-		llc_settle(v);
-		v->llc_phase = a;
+		/*
+		 * Owed from an earlier phase and not paid after it (no access
+		 * between the phases): dropped, never paid in this one
+		 * (mt_pace_boundary); the credit is the phase's own.
+		 */
 		if (cfg.dilation) {
-			/* owed from an earlier phase: paid; the credit is the phase's own */
-			pace_pay(v);
+			if (mt_pace_boundary(&v->pace, v->llc_phase, a) == MT_PACE_DROP)
+				v->dropped_ns += v->pace.pending;
 			memset(&v->pace, 0, sizeof(v->pace));
 		}
+		llc_settle(v);
+		v->llc_phase = a;
 	}
 	c = &v->count[a - 1][i < 0 ? MT_NODE_NONE : i];
 	if (store)
@@ -287,17 +292,11 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 		c->reads++;
 	if (i < 0)
 		return;
-	if (mt_llc_access(&v->llc, off, store, &wb, &has_wb)) {
-		c->misses++;
-		if (cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
-		    mt_pace_owe(&v->pace, __atomic_load_n(&delay_ns[i], __ATOMIC_RELAXED)))
-			pace_pay(v);
-	}
-	if (has_wb) {
-		int j = mt_map_offset(&cfg.map, wb);
-
-		v->count[a - 1][j < 0 ? MT_NODE_NONE : j].writebacks++;
-	}
+	/* delay= and msc= exclude each other (mt_parse_args): a miss here is to memory */
+	if (mt_hier_access(&v->cache, &cfg.map, i, off, store, v->count[a - 1]) != MT_AT_LLC &&
+	    cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
+	    mt_pace_owe(&v->pace, __atomic_load_n(&delay_ns[i], __ATOMIC_RELAXED)))
+		pace_pay(v);
 }
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -329,8 +328,11 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 	(void)id;
 	(void)udata;
 	/* the last phase's dirty lines: its write-backs (QEMU's vCPUs have stopped) */
-	for (unsigned int vi = 0; vi < nvcpus; vi++)
+	for (unsigned int vi = 0; vi < nvcpus; vi++) {
 		llc_settle(&vcpus[vi]);
+		/* what a vCPU still owed when QEMU stopped was never waited either */
+		calib.dropped_ns += vcpus[vi].dropped_ns + vcpus[vi].pace.pending;
+	}
 	for (unsigned int p = 0; p < np; p++)
 		for (unsigned int vi = 0; vi < nvcpus; vi++) {
 			phases[p].io += vcpus[vi].io[p];
@@ -342,6 +344,8 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 				t->writes += c->writes;
 				t->misses += c->misses;
 				t->writebacks += c->writebacks;
+				t->msc_hits += c->msc_hits;
+				t->msc_writebacks += c->msc_writebacks;
 			}
 		}
 	/* MT_NODE_NONE is the last slot of every count array */
@@ -389,7 +393,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (unsigned int vi = 0; vi < nvcpus; vi++) {
 		struct vcpu *v = &vcpus[vi];
 
-		if (mt_llc_init(&v->llc, cfg.llc_size, cfg.llc_ways, cfg.llc_line, err, sizeof(err))) {
+		if (mt_hier_init(&v->cache, &cfg, err, sizeof(err))) {
 			say(err, "");
 			return -1;
 		}

@@ -10,7 +10,10 @@
 # of a few latency cases (4k, scenario free): every case has its phase
 # rows, one phase per timed repetition, and each case's counted cost and
 # the misses and write-backs of the nodes that hold its pages agree between
-# the boots within 0.25 %.  Then delay injection (experimental, #21 item
+# the boots: on a one-vCPU variant of the topology the counts within
+# 0.1 % (the cost, which prices the kernel's stray misses, 0.25 %), on the
+# topology's two vCPUs both within 0.25 % (README: QEMU's round-robin of
+# two vCPUs under icount is not deterministic).  Then delay injection (experimental, #21 item
 # 4): one quick --clock wall boot of the chase with --memory-timing delay:
 # its calibration check, the dilation in meta.json, in the rows and in the
 # report, a PMEM/DRAM guest-time ratio per load.  That ratio is host time
@@ -18,7 +21,8 @@
 # (load average 8-12), so here it is only bounded to say the delays
 # happened and rank the nodes (PMEM/DRAM between 2 and 2 x HMAT's: without
 # delays it is ~1, uncalibrated ~3.4); make bench-lab measures the issue's
-# bar, the mean of 5 pairs within 10 %.
+# bar, the mean of 5 pairs within 10 %.  And one count boot of
+# memside-cache.yaml: the memory-side caches simulated, their hits checked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 topo=topologies/dram-pmem.yaml
@@ -78,46 +82,85 @@ echo "PMEM/DRAM cost per load $ratio, HMAT ${lat[1]}/${lat[0]}"
 awk -v r="$ratio" -v a="${lat[1]}" -v b="${lat[0]}" 'BEGIN { w = a / b; exit !(r != "" && r / w > 0.99 && r / w < 1.01) }' ||
 	bad "PMEM/DRAM ratio '$ratio', want ${lat[1]}/${lat[0]} within 1 %"
 
-# --- per-case counts, deterministic under icount: two boots of the same cases
-cases=$results/cases
-mkdir -p "$cases"
+# --- memory-side caches (memside-cache.yaml: a 256 MiB direct-mapped DRAM
+# cache in front of each PMEM node): every check of the boot passes, among
+# them each node's memory-side cache walk (chase, scenario msc: its second
+# cycle served by the cache), and node 0's walk, its cache priced at 81 ns
+# against the node's 305, costs less per load than its chase, whose cache
+# started empty: measured 193.1 against 305.1 ns
+mrun_dir=$results/msc
+mkdir -p "$mrun_dir"
 rc=0
-./run-lab.sh -q --results "$cases" --boots 2 --memory-timing count --exec \
-	"tierbench latency --profile quick --preferred 1 --label pmem --pagesizes 4k --scenarios free --policies bind,preferred-many,default --seed 1 --clock icount" \
-	"$topo" >/dev/null || rc=$?
-crun=$(ls -d "$cases"/*/ | head -n 1)
-crun=${crun%/}
-[ "$rc" = 0 ] || { bad "per-case run exited $rc"; grep -h '^not ok' "$crun"/boots/*.tap; }
-for b in 1 2; do
-	grep -q '^not ok' "$crun/boots/$b.tap" && { bad "boot $b: a check failed:"; grep '^not ok' "$crun/boots/$b.tap"; }
-done
-# every case that ran has its phase rows, one phase per timed repetition (quick: 2)
-awk -F, '$2 ~ /^latency/ && $7 ~ /^outcome_/ { key = $2 FS $3 FS $6 FS $11; ran[key] = 1 }
-	$2 ~ /^latency/ && $7 == "mem_phases" { key = $2 FS $3 FS $6 FS $11; ph[key] = $8 }
-	END { for (k in ran) if (ph[k] != 2) { print "case " k ": mem_phases \"" ph[k] "\", want 2"; bad = 1 }
-	      exit bad }' "$crun/summary.csv" || bad "a case without its phases (above)"
-ncases=$(awk -F, '$2 ~ /^latency/ && $7 == "mem_phases"' "$crun/summary.csv" | wc -l)
-[ "$ncases" -ge 14 ] || bad "$ncases case-boots with phase rows, want 14 (7 cases x 2 boots)"
-# the same case in both boots: its counted cost, and the misses and write-backs
-# of each node that holds at least a tenth of them, within 0.25 % (measured:
-# up to 0.103 % in four pairs of boots, so the issue's 0.1 % is not a bar
-# every case clears; a difference of a few per mille would be).  Not the
-# kernel's few thousand misses elsewhere, nor reads and writes (hits too):
-# the guest's layout is seeded at random in each boot, and those moved by
-# up to 40 % between two boots (README, "Memory timing").
-awk -F, '$2 ~ /^latency/ && $7 == "llc_misses" { tot[$2 FS $3, $11] = $8 }
-	$2 ~ /^latency/ && ($7 == "access_cost_ns" || $7 ~ /^llc_(misses|writebacks)_node[0-9]+$/) {
-		key = $2 FS $3 FS $7; v[key, $11] = $8; keys[key] = 1; case_of[key] = $2 FS $3 }
-	END { n = 0; worst = 0
-		for (k in keys) { a = v[k, 1]; b = v[k, 2]; c = case_of[k]
-			if (k !~ /access_cost_ns$/ && (a < tot[c, 1] / 10 || b < tot[c, 2] / 10)) continue
-			n++; d = a > b ? a - b : b - a; m = a > b ? a : b; r = m > 0 ? d / m : 0
-			if (r > worst) worst = r
-			if (a == "" || b == "" || r > 0.0025) {
-				split(k, f, FS); printf "%s %s %s: boot 1 %s, boot 2 %s\n", f[1], f[2], f[3], a, b; bad = 1 } }
-		printf "per-case counts compared between the boots: %d, largest difference %.4f %%\n", n, 100 * worst
-		exit bad || n < 21 }' "$crun/summary.csv" ||
-	bad "per-case counts differ between two icount boots by more than 0.25 % (above), or too few compared"
+./run-lab.sh -q --results "$mrun_dir" --profile quick --benches chase --memory-timing count \
+	topologies/memside-cache.yaml >/dev/null || rc=$?
+mrun=$(ls -d "$mrun_dir"/*/ | head -n 1)
+mrun=${mrun%/}
+[ "$rc" = 0 ] || bad "memside-cache run exited $rc"
+grep '^not ok' "$mrun/boots/1.tap" && bad "memside-cache: a check failed (above)"
+walks=$(grep -c '^ok [0-9]* - memtiming: chase bound to node [01], memory-side cache walk' "$mrun/boots/1.tap" || true)
+[ "$walks" = 2 ] || bad "memside-cache: $walks memory-side cache walks checked ok, want 2"
+mvalue() { awk -F, -v m="$1" -v n="node:$2" -v sc="$3" '$2 == "chase" && $6 == sc && $4 == n && $7 == m { print $8 }' "$mrun/summary.csv"; }
+mw=$(mvalue access_ns_per_load 0 msc)
+mc=$(mvalue access_ns_per_load 0 chase)
+echo "memside-cache: node 0's cache walk $mw ns per load (hit share $(mvalue msc_hit_share_node0 0 msc)), its chase $mc"
+awk -v w="$mw" -v c="$mc" 'BEGIN { exit !(w > 0 && c > 0 && w < 0.9 * c) }' ||
+	bad "memside-cache: node 0's cache walk '$mw' ns per load, not under its chase's '$mc'"
+
+# --- per-case counts, deterministic under icount: two boots of the same cases
+# per_case_pair TOPOLOGY DIR COUNT_BAR COST_BAR: two icount boots of 7
+# latency cases; every case has its phase rows, one phase per timed
+# repetition, the misses and write-backs of each node that holds at least a
+# tenth of a case's misses agree between the boots within COUNT_BAR (a
+# fraction), its counted cost (access_cost_ns) within COST_BAR.
+# Not the kernel's few thousand misses elsewhere, nor reads and writes (hits
+# too): those moved by up to 40 % between two boots (README, "Memory timing").
+per_case_pair() {
+	local topo_file=$1 dir=$2 count_bar=$3 cost_bar=$4 crun rc=0
+	mkdir -p "$dir"
+	./run-lab.sh -q --results "$dir" --boots 2 --memory-timing count --exec \
+		"tierbench latency --profile quick --preferred 1 --label pmem --pagesizes 4k --scenarios free --policies bind,preferred-many,default --seed 1 --clock icount" \
+		"$topo_file" >/dev/null || rc=$?
+	crun=$(ls -d "$dir"/*/ | head -n 1)
+	crun=${crun%/}
+	[ "$rc" = 0 ] || { bad "$topo_file: per-case run exited $rc"; grep -h '^not ok' "$crun"/boots/*.tap; }
+	for b in 1 2; do
+		grep -q '^not ok' "$crun/boots/$b.tap" && { bad "$topo_file: boot $b: a check failed:"; grep '^not ok' "$crun/boots/$b.tap"; }
+	done
+	# every case that ran has its phase rows, one phase per timed repetition (quick: 2)
+	awk -F, '$2 ~ /^latency/ && $7 ~ /^outcome_/ { key = $2 FS $3 FS $6 FS $11; ran[key] = 1 }
+		$2 ~ /^latency/ && $7 == "mem_phases" { key = $2 FS $3 FS $6 FS $11; ph[key] = $8 }
+		END { for (k in ran) if (ph[k] != 2) { print "case " k ": mem_phases \"" ph[k] "\", want 2"; bad = 1 }
+		      exit bad }' "$crun/summary.csv" || bad "$topo_file: a case without its phases (above)"
+	ncases=$(awk -F, '$2 ~ /^latency/ && $7 == "mem_phases"' "$crun/summary.csv" | wc -l)
+	[ "$ncases" -ge 14 ] || bad "$topo_file: $ncases case-boots with phase rows, want 14 (7 cases x 2 boots)"
+	awk -F, -v cbar="$count_bar" -v pbar="$cost_bar" -v topo="$topo_file" '$2 ~ /^latency/ && $7 == "llc_misses" { tot[$2 FS $3, $11] = $8 }
+		$2 ~ /^latency/ && ($7 == "access_cost_ns" || $7 ~ /^llc_(misses|writebacks)_node[0-9]+$/) {
+			key = $2 FS $3 FS $7; v[key, $11] = $8; keys[key] = 1; case_of[key] = $2 FS $3 }
+		END { n = 0; wc = 0; wp = 0
+			for (k in keys) { a = v[k, 1]; b = v[k, 2]; c = case_of[k]; cost = k ~ /access_cost_ns$/
+				if (!cost && (a < tot[c, 1] / 10 || b < tot[c, 2] / 10)) continue
+				n++; d = a > b ? a - b : b - a; m = a > b ? a : b; r = m > 0 ? d / m : 0
+				if (cost && r > wp) wp = r
+				if (!cost && r > wc) wc = r
+				if (a == "" || b == "" || r > (cost ? pbar : cbar)) {
+					split(k, f, FS); printf "%s %s %s: boot 1 %s, boot 2 %s\n", f[1], f[2], f[3], a, b; bad = 1 } }
+			printf "%s: per-case figures compared between the boots: %d; largest difference of the counts %.4f %% (bar %.2f %%), of the cost %.4f %% (bar %.2f %%)\n",
+				topo, n, 100 * wc, 100 * cbar, 100 * wp, 100 * pbar
+			exit bad || n < 21 }' "$crun/summary.csv" ||
+		bad "$topo_file: per-case counts or costs differ between two icount boots by more than their bar (above), or too few compared"
+}
+# One vCPU: the counts within issue 21's 0.1 % (measured: 0.019 % at most
+# between any two of 8 boots), the cost within 0.25 % (up to 0.080 %: the
+# kernel's few dozen misses on PMEM now and then, priced at 305 ns).  Two
+# vCPUs: QEMU's round-robin of the vCPUs under icount is not deterministic
+# (README, "Memory timing", determinism), which moves the kernel's own work
+# on the case's node: both within 0.25 % (measured: 0.120 % at most between
+# any two of 4 boots).
+sed -e 's/^cpus: 2/cpus: 1/' -e 's/cpus: 0-1/cpus: 0/' -e 's/^name: dram-pmem$/name: dram-pmem-1cpu/' \
+	"$topo" > "$results/dram-pmem-1cpu.yaml"
+grep -q '^cpus: 1$' "$results/dram-pmem-1cpu.yaml" || bad "no one-vCPU variant of $topo"
+per_case_pair "$results/dram-pmem-1cpu.yaml" "$results/cases1" 0.001 0.0025
+per_case_pair "$topo" "$results/cases" 0.0025 0.0025
 
 # --- delay injection (experimental): one boot of the chase, wall clock
 drun_dir=$results/delay

@@ -72,6 +72,22 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 		snprintf(err, errlen, "--memory-timing off loads no plugin");
 		return -1;
 	}
+	for (int i = 0; i < t->nnodes; i++) {
+		struct mt_msc_cfg c;
+		char why[200];
+
+		if (!t->node[i].mem_bytes || !acct_msc_of(t, i, &c))
+			continue;
+		if (mode == ACCT_DELAY) {
+			snprintf(err, errlen, "--memory-timing delay: node %d has a memory-side cache, which delay injection does not model (--memory-timing count does)",
+				 i);
+			return -1;
+		}
+		if (mt_cache_check("msc_", c.size, c.ways, c.line, why, sizeof(why))) {
+			snprintf(err, errlen, "node %d's memory-side cache cannot be simulated: %s", i, why);
+			return -1;
+		}
+	}
 	for (int i = 0; mode == ACCT_DELAY && i < t->nnodes; i++) {
 		double rl, wl;
 
@@ -99,6 +115,13 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 	else
 		sb_printf(sb, ",llc_size=%llu,llc_ways=%d,llc_line=%d", (unsigned long long)MT_LLC_DEFAULT_SIZE,
 			  MT_LLC_DEFAULT_WAYS, MT_LLC_DEFAULT_LINE);
+	for (int i = 0; i < t->nnodes; i++) {
+		struct mt_msc_cfg c;
+
+		if (t->node[i].mem_bytes && acct_msc_of(t, i, &c))
+			sb_printf(sb, ",msc=%d:%llu:%u:%u:%s", i, (unsigned long long)c.size, c.ways, c.line,
+				  c.write_through ? "wt" : "wb");
+	}
 	if (mode != ACCT_DELAY)
 		return 0;
 	sb_printf(sb, ",delay=%d", ACCT_DELAY_DILATION);
@@ -127,6 +150,21 @@ int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset)
 		return 0;
 	}
 	return -1;
+}
+
+bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c)
+{
+	const struct topo_cache *k;
+
+	memset(c, 0, sizeof(*c));
+	if (node < 0 || node >= t->nnodes || t->node[node].ncache < 1)
+		return false;
+	k = &t->node[node].cache[0];	/* level 1: deeper levels are not simulated */
+	c->size = k->size;
+	c->line = k->line;
+	c->ways = k->assoc == TOPO_ASSOC_direct ? 1 : ACCT_MSC_WAYS_NOT_DIRECT;
+	c->write_through = k->policy == TOPO_POLICY_write_through;
+	return true;
 }
 
 /* ---- the report ---- */
@@ -178,8 +216,30 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 		if (ended) {
 			why = "text after the end line";
 		} else if (lineno == 1) {
-			if (strcmp(line, "tierlab-memtiming 1"))
-				why = "not a version 1 memtiming report (want 'tierlab-memtiming 1')";
+			if (!strcmp(line, "tierlab-memtiming 1"))
+				f->version = 1;
+			else if (!strcmp(line, "tierlab-memtiming 2"))
+				f->version = 2;
+			else
+				why = "not a version 1 or 2 memtiming report (want 'tierlab-memtiming 2')";
+		} else if (!strncmp(line, "msc ", 4)) {
+			char pol[8];
+			int idx;
+
+			if (f->version < 2 || f->nnodes != nodes_declared || f->delay || f->nphases ||
+			    !SCAN(line, n, "msc id=%d size=%llu ways=%u line=%u policy=%7s", &i1, &a, &u1, &u2, pol) ||
+			    (strcmp(pol, "wb") && strcmp(pol, "wt")))
+				why = "msc: malformed, or not after the nodes";
+			else {
+				idx = -1;
+				for (int i = 0; i < f->nnodes; i++)
+					if (f->node[i].id == i1)
+						idx = i;
+				if (idx < 0 || f->msc[idx].size)
+					why = "msc: of an unknown node, or repeated";
+				else
+					f->msc[idx] = (struct mt_msc_cfg){ a, u1, u2, !strcmp(pol, "wt") };
+			}
 		} else if (!strncmp(line, "config ", 7)) {
 			if (nodes_declared >= 0 ||
 			    !SCAN(line, n, "config rule=%15s llc_size=%llu llc_ways=%u llc_line=%u nodes=%d",
@@ -200,19 +260,22 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 			else
 				f->node[f->nnodes++] = (struct mt_node){ i1, a, b };
 		} else if (!strncmp(line, "delay ", 6)) {
-			unsigned long long h, m;
+			unsigned long long h, m, dropped = 0;
 			double dil, per;
 			int done;
+			bool scanned = f->version >= 2 ?
+				SCAN(line, n, "delay dilation=%lf calibrated=%d calib_phase=%u calib_host_ns=%llu calib_misses=%llu calib_ns_per_miss=%lf dropped_ns=%llu",
+				     &dil, &done, &u1, &h, &m, &per, &dropped) :
+				SCAN(line, n, "delay dilation=%lf calibrated=%d calib_phase=%u calib_host_ns=%llu calib_misses=%llu calib_ns_per_miss=%lf",
+				     &dil, &done, &u1, &h, &m, &per);
 
-			if (f->nnodes != nodes_declared || f->delay || f->nphases ||
-			    !SCAN(line, n, "delay dilation=%lf calibrated=%d calib_phase=%u calib_host_ns=%llu calib_misses=%llu calib_ns_per_miss=%lf",
-				  &dil, &done, &u1, &h, &m, &per) ||
+			if (f->nnodes != nodes_declared || f->delay || f->nphases || !scanned ||
 			    !(dil >= 1 && dil <= 1000) || (done != 0 && done != 1) || !(per >= 0))
 				why = "delay: malformed, repeated, or not after the nodes";
 			else {
 				f->delay = true;
 				f->dilation = dil;
-				f->calib = (struct mt_calib){ done, u1, h, m, per };
+				f->calib = (struct mt_calib){ done, u1, h, m, per, dropped };
 				lats = 0;
 			}
 		} else if (!strncmp(line, "lat ", 4)) {
@@ -244,10 +307,15 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 		} else if (!strncmp(line, "count ", 6)) {
 			int idx = -1;
 
-			if (!counts_left ||
-			    !SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu",
-				  &seq, nodeid, &a, &b, &c, &d) ||
-			    seq != f->nphases || (idx = node_index(f, nodeid)) < 0) {
+			unsigned long long h = 0, w = 0;
+			bool scanned = f->version >= 2 ?
+				SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu msc_hits=%llu msc_writebacks=%llu",
+				     &seq, nodeid, &a, &b, &c, &d, &h, &w) :
+				SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu",
+				     &seq, nodeid, &a, &b, &c, &d);
+
+			if (!counts_left || !scanned || seq != f->nphases ||
+			    (idx = node_index(f, nodeid)) < 0) {
 				why = "count: malformed, outside a phase, or of an unknown node";
 			} else {
 				struct mt_count *k = &f->phase[f->nphases - 1].count[idx];
@@ -255,7 +323,9 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 				/* counts come in node order, then none */
 				if (idx != (counts_left == 1 ? MT_NODE_NONE : f->nnodes + 1 - counts_left))
 					why = "count: not in node order (the nodes, then none)";
-				*k = (struct mt_count){ a, b, c, d };
+				else if (h > c || (idx != MT_NODE_NONE && !f->msc[idx].size && (h || w)))
+					why = "count: more memory-side cache hits than misses, or counts of a cache the node has not";
+				*k = (struct mt_count){ a, b, c, d, h, w };
 				counts_left--;
 			}
 		} else if (!strncmp(line, "probe ", 6)) {
@@ -446,6 +516,8 @@ static void group_add(struct group **g, size_t *n, const struct label *l, const 
 		to->count[i].writes += ph->count[i].writes;
 		to->count[i].misses += ph->count[i].misses;
 		to->count[i].writebacks += ph->count[i].writebacks;
+		to->count[i].msc_hits += ph->count[i].msc_hits;
+		to->count[i].msc_writebacks += ph->count[i].msc_writebacks;
 	}
 	to->io += ph->io;
 	to->phases++;
@@ -457,9 +529,31 @@ static void group_add(struct group **g, size_t *n, const struct label *l, const 
 }
 
 /*
+ * The figures a hit in node @id's memory-side cache is priced at: its
+ * level 1's HMAT figures when the topology gives them and the node's
+ * initiator is CPU 0's node (the cost model's rule: the cache's figures
+ * are from its initiator, the rows' from CPU 0's node).  false: not priced.
+ */
+static bool msc_latency(const struct topo *t, int id, double *rl, double *wl)
+{
+	const struct topo_node *n;
+
+	if (id < 0 || id >= t->nnodes)
+		return false;
+	n = &t->node[id];
+	if (n->ncache < 1 || !n->cache[0].perf.set || n->initiator != cpu0_node(t))
+		return false;
+	*rl = n->cache[0].perf.read_latency_ns;
+	*wl = n->cache[0].perf.write_latency_ns;
+	return true;
+}
+
+/*
  * What @count cost at the HMAT figures from CPU 0's node: *cost = misses x
  * read latency + write-backs x write latency, *miss_lat = the misses' mean
- * read latency.  false when a node with accesses to price has no figures.
+ * read latency; a priced memory-side cache's hits and write-backs at its
+ * figures (accounting.h).  false when a node with accesses to price has no
+ * figures.
  */
 static bool price(const struct acct_file *f, const struct topo *t, const struct mt_count *count,
 		  double *cost, double *miss_lat, uint64_t *misses)
@@ -471,12 +565,19 @@ static bool price(const struct acct_file *f, const struct topo *t, const struct 
 	*misses = 0;
 	for (int i = 0; i < f->nnodes; i++) {
 		const struct mt_count *c = &count[i];
-		double rl, wl;
+		double rl, wl, crl, cwl, r, w;
 
 		*misses += c->misses;
 		if (latency(t, f->node[i].id, &rl, &wl)) {
-			*cost += (double)c->misses * rl + (double)c->writebacks * wl;
-			read_cost += (double)c->misses * rl;
+			r = (double)c->misses * rl;
+			w = (double)c->writebacks * wl;
+			if (f->msc[i].size && msc_latency(t, f->node[i].id, &crl, &cwl)) {
+				r = (double)c->msc_hits * crl + (double)(c->misses - c->msc_hits) * rl;
+				w = f->msc[i].write_through ? (double)c->msc_writebacks * wl :
+					(double)c->writebacks * cwl + (double)c->msc_writebacks * wl;
+			}
+			*cost += r + w;
+			read_cost += r;
 		} else if (c->misses || c->writebacks) {
 			costed = false;
 		}
@@ -506,6 +607,18 @@ static void group_rows(const struct acct_file *f, const struct topo *t, const st
 		row(rows, l, metric, (double)c->misses, "count");
 		snprintf(metric, sizeof(metric), "llc_writebacks_node%d", nid);
 		row(rows, l, metric, (double)c->writebacks, "count");
+		if (f->msc[i].size) {
+			snprintf(metric, sizeof(metric), "msc_hits_node%d", nid);
+			row(rows, l, metric, (double)c->msc_hits, "count");
+			snprintf(metric, sizeof(metric), "msc_misses_node%d", nid);
+			row(rows, l, metric, (double)(c->misses - c->msc_hits), "count");
+			snprintf(metric, sizeof(metric), "msc_writebacks_node%d", nid);
+			row(rows, l, metric, (double)c->msc_writebacks, "count");
+			if (c->misses) {
+				snprintf(metric, sizeof(metric), "msc_hit_share_node%d", nid);
+				row(rows, l, metric, (double)c->msc_hits / (double)c->misses, "ratio");
+			}
+		}
 		if (misses) {
 			snprintf(metric, sizeof(metric), "llc_miss_share_node%d", nid);
 			row(rows, l, metric, (double)c->misses / (double)misses, "ratio");
@@ -557,6 +670,21 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
 				 n->id, n->start, n->size, i, at, t->node[i].mem_bytes);
 			return -1;
 		}
+		{
+			const struct mt_msc_cfg *got = &f->msc[k];
+			struct mt_msc_cfg want;
+
+			acct_msc_of(t, i, &want);
+			if (got->size != want.size || got->ways != want.ways || got->line != want.line ||
+			    got->write_through != want.write_through) {
+				snprintf(err, errlen, "the plugin's memory-side cache of node %d: size %" PRIu64
+					 " ways %" PRIu32 " line %" PRIu32 " %s, the topology's: size %" PRIu64
+					 " ways %" PRIu32 " line %" PRIu32 " %s", i, got->size, got->ways, got->line,
+					 got->write_through ? "wt" : "wb", want.size, want.ways, want.line,
+					 want.write_through ? "wt" : "wb");
+				return -1;
+			}
+		}
 		if (f->delay && (!latency(t, i, &rl, &wl) || fabs(rl - f->lat_ns[k]) > 0.5)) {
 			snprintf(err, errlen, "the plugin delays node %d's misses by a latency of %" PRIu32
 				 " ns, the topology's HMAT read latency is %s", i, f->lat_ns[k],
@@ -587,8 +715,25 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 	if (acct_nodes_check(f, t, why, sizeof(why)))
 		check(checks, false, "node table: %s", why);
 	else
-		check(checks, true, "node table: the plugin's %d memory nodes are the topology's (ids, RAM ranges%s)",
+		check(checks, true, "node table: the plugin's %d memory nodes are the topology's (ids, RAM ranges, memory-side caches%s)",
 		      f->nnodes, f->delay ? ", read latencies" : "");
+	for (int i = 0; i < f->nnodes; i++) {
+		const struct mt_msc_cfg *m = &f->msc[i];
+		double crl, cwl;
+
+		if (!m->size)
+			continue;
+		if (msc_latency(t, f->node[i].id, &crl, &cwl))
+			check(checks, true, "memory-side cache of node %d (%" PRIu64 " bytes, %" PRIu32 " way%s, %" PRIu32
+			      "-byte lines, %s): simulated per vCPU; a hit is priced at its HMAT figures, %.0f ns read, %.0f ns write",
+			      f->node[i].id, m->size, m->ways, m->ways == 1 ? "" : "s", m->line,
+			      m->write_through ? "write-through" : "write-back", crl, cwl);
+		else
+			check(checks, true, "memory-side cache of node %d (%" PRIu64 " bytes, %" PRIu32 " way%s, %" PRIu32
+			      "-byte lines, %s): simulated per vCPU, its hits counted but not priced (the topology gives no figures for it from CPU 0's node): its misses and write-backs cost the node's memory figures",
+			      f->node[i].id, m->size, m->ways, m->ways == 1 ? "" : "s", m->line,
+			      m->write_through ? "write-through" : "write-back");
+	}
 	if (f->delay) {
 		bool feasible = f->calib.done &&
 				mt_delay_feasible(f->dilation, f->lat_ns, f->nnodes, f->calib.ns_per_miss);
@@ -670,6 +815,29 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			if (unmapped)
 				check(checks, false, "chase bound to node %d: %" PRIu64 " accesses in no node's range (address rule %s)",
 				      l.bound, unmapped, mt_rule_names[f->rule]);
+			/*
+			 * chase's memory-side cache walk (scenario msc): two cycles,
+			 * the first with the cache empty -- at most one hit per line
+			 * of a cycle -- the second served by it but where another line
+			 * of the buffer took a line's slot (direct-mapped, physical
+			 * pages anywhere in the node: ~22 % of the lines for 64 MiB of
+			 * pages at random in 1 GiB behind 256 MiB; none when
+			 * contiguous): at least half the cycle; at most the cycle and
+			 * 1 % (the kernel's own accesses to the node hit it too: 31
+			 * and 52 more in a boot of memside-cache.yaml).
+			 */
+			if (!strcmp(l.scenario, "msc")) {
+				double hits = bi >= 0 ? (double)ph->count[bi].msc_hits : 0, cycle = l.loads / 2.0;
+
+				if (bi >= 0 && f->msc[bi].size)
+					check(checks, hits >= 0.5 * cycle && hits <= 1.01 * cycle,
+					      "chase bound to node %d, memory-side cache walk: %.0f hits in its cache for 2 cycles of %.0f loads (want from half a cycle to one, 1 %% over for the kernel's)",
+					      l.bound, hits, cycle);
+				else
+					check(checks, false, "chase bound to node %d, memory-side cache walk: the plugin simulates no memory-side cache of the node",
+					      l.bound);
+				continue;
+			}
 			if (bi >= 0 && costed && l.loads > 0 && l.bound < MT_MAX_NODES) {
 				chase[l.bound].have = true;
 				chase[l.bound].ns_per_load = cost / (double)l.loads;
@@ -703,6 +871,8 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 		if (!f->delay)
 			continue;
 		row(rows, &c->label, "delay_dilation", f->dilation, "ratio");
+		/* the boot's waits dropped at phase boundaries (never paid in a later phase) */
+		row(rows, &c->label, "delay_dropped_ns", (double)f->calib.dropped_ns, "ns");
 		if (f->calib.done)
 			row(rows, &c->label, "delay_calib_ns_per_miss", f->calib.ns_per_miss, "ns");
 		row(rows, &c->label, "guest_ns_per_load_undilated", c->guest_ns_per_load / f->dilation, "ns");

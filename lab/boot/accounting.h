@@ -43,10 +43,25 @@ int acct_mode_parse(const char *s, enum acct_mode *mode, char *err, size_t errle
 #define ACCT_DELAY_DILATION 24
 
 /*
+ * A memory-side cache's ways when HMAT does not say "direct" (none, or
+ * complex indexing): simulated as this many ways, LRU -- an approximation
+ * (README, "Memory timing", memory-side caches).
+ */
+#define ACCT_MSC_WAYS_NOT_DIRECT 16
+
+/*
+ * What the plugin simulates of node @node's memory-side caches: its level
+ * 1 (size, line, ways: 1 for direct, else ACCT_MSC_WAYS_NOT_DIRECT;
+ * write-through, else write-back).  false when the node has none.
+ */
+bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c);
+
+/*
  * The value of QEMU's -plugin option: file=PLUGIN,out=OUT,rule=R, one
  * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
  * of the nodes before it, in node order, as topo_qemu_args lays out the
- * memory backends) and the LLC; with ACCT_DELAY also delay=DILATION and a
+ * memory backends), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
+ * cache (acct_msc_of; refused with ACCT_DELAY); with ACCT_DELAY also delay=DILATION and a
  * lat=ID:NS per memory node, its HMAT read latency from CPU 0's node.
  * Commas in paths are doubled, as QEMU's option syntax wants.  0, or -1
  * with why in @err (delay on a topology without those latencies, or
@@ -62,13 +77,15 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
  */
 int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset);
 
-/* The plugin's report, parsed. */
+/* The plugin's report, parsed (version 1 or 2). */
 struct acct_file {
+	int version;
 	enum mt_rule rule;
 	uint64_t llc_size;
 	uint32_t llc_ways, llc_line;
 	int nnodes;
 	struct mt_node node[MT_MAX_NODES];
+	struct mt_msc_cfg msc[MT_MAX_NODES];	/* by index into node[]; size 0 none */
 	size_t nphases, nprobes;
 	struct mt_phase *phase;	/* count[i] is node[i]'s; count[MT_NODE_NONE] none's */
 	struct mt_probe *probe;
@@ -91,8 +108,9 @@ void acct_file_free(struct acct_file *f);
 
 /*
  * The plugin's node table against the topology's (what acct_plugin_arg
- * gives the plugin): the same memory nodes, ranges and, with delay
- * injection, latencies.  0, or -1 with the first difference in @err.
+ * gives the plugin): the same memory nodes, ranges, memory-side caches
+ * and, with delay injection, latencies.  0, or -1 with the first
+ * difference in @err.
  */
 int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err, size_t errlen);
 
@@ -108,12 +126,19 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
  * "ok TEXT" or "not ok TEXT", one per line, in @checks.  Access cost =
  * misses x read latency + write-backs x write latency, the HMAT figures
  * from CPU 0's node (where the chase and the cases' figures are seen from);
+ * on a node with a memory-side cache whose figures the topology gives
+ * (and whose initiator is CPU 0's node, as the cost model's), its hits x
+ * the cache's read latency + the other misses x the node's, and for a
+ * write-back cache the LLC's write-backs x the cache's write latency + the
+ * cache's own write-backs x the node's (write-through: the LLC's
+ * write-backs x the node's); without those figures the cache is not priced
+ * (misses and write-backs at the node's figures) and a check line says so;
  * miss_latency_ns = the misses' mean read latency, the counted twin of the
  * model's page-weighted model_read_latency_ns.  The node table is checked
  * (acct_nodes_check).  A chase PHASE line's walk_ns (the guest's own clock
  * around the walk) gives guest_ns_per_load.  With delay injection, each
  * chase bound to a node also gets the boot's delay_dilation,
- * delay_calib_ns_per_miss, guest_ns_per_load_undilated and, against CPU
+ * delay_calib_ns_per_miss, delay_dropped_ns, guest_ns_per_load_undilated and, against CPU
  * 0's node, delay_ratio_vs_node<N> (guest time per load) beside
  * hmat_ratio_vs_node<N>; a check says the calibration was made and that
  * dilation x every node's latency exceeds it.  The ratio itself is a row,

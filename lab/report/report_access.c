@@ -130,6 +130,29 @@ static void miss_split(struct run *r, const struct row *key, const char *set, do
 		sb_puts(b, ")");
 }
 
+/*
+ * The misses of a case that memory-side caches served: the sum of its
+ * msc_hits_node<N> rows, cited; NAN when it has none (no node with one).
+ */
+static double msc_served(struct run *r, const struct row *key, struct cites *c)
+{
+	static const char prefix[] = "msc_hits_node";
+	double hits = NAN;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct row *w = &r->rows[i];
+
+		if (strncmp(w->f[COL_METRIC], prefix, sizeof(prefix) - 1) || !is_ok(w) || !w->numeric ||
+		    !same_key(w, key->f[COL_BENCH], key->f[COL_POLICY], key->f[COL_NODES],
+			      key->f[COL_PAGESIZE], key->f[COL_SCENARIO]))
+			continue;
+		w->used = true;
+		hits = (isnan(hits) ? 0 : hits) + w->num;
+		cites_add(c, w);
+	}
+	return hits;
+}
+
 /* "4.2 ns lower than" / "the same as" / "12 ns higher than", as the figures print. */
 static void versus(double counted, double model, struct sbuf *b)
 {
@@ -174,6 +197,14 @@ static bool counted_words(struct run *r, const char *bench, const char *policy, 
 			sb_printf(b, ", %s%% on %s%s", v, nodes, split.s);
 		}
 		sb_free(&split);
+		{
+			double hits = msc_served(r, misses, c);
+
+			if (!isnan(hits)) {
+				pct(v, sizeof(v), hits / misses->num);
+				sb_printf(b, ", %s%% of them served by memory-side caches", v);
+			}
+		}
 	}
 	if (ml) {
 		cites_add(c, ml);
@@ -184,6 +215,14 @@ static bool counted_words(struct run *r, const char *bench, const char *policy, 
 		sb_puts(b, ": not priced (a node without HMAT figures)");
 	}
 	return true;
+}
+
+static bool run_has_metric_prefix(const struct run *r, const char *prefix)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!strncmp(r->rows[i].f[COL_METRIC], prefix, strlen(prefix)))
+			return true;
+	return false;
 }
 
 size_t access_summary(struct run *r, const struct entries *e, const struct headline *h,
@@ -461,7 +500,7 @@ size_t missing_phase_summary(struct run *r, struct sbuf *b)
 
 bool access_detail_metric(const char *metric)
 {
-	static const char *const prefixes[] = { "mem_", "llc_", "access_ns_per_page", NULL };
+	static const char *const prefixes[] = { "mem_", "llc_", "msc_", "access_ns_per_page", NULL };
 
 	for (int i = 0; prefixes[i]; i++)
 		if (!strncmp(metric, prefixes[i], strlen(prefixes[i])))
@@ -503,6 +542,14 @@ void sec_access(struct doc *d, struct run *r, const struct entries *e, const str
 		      "on the slow nodes. Beside each figure: the placement-only model's read "
 		      "latency per access (page-weighted), which knows where the pages are but not "
 		      "how often they are touched.");
+	if (run_has_metric_prefix(r, "msc_hits_node"))
+		doc_para(d, NULL, "Memory-side caches (HMAT, in front of a node's memory) are "
+			      "simulated too, per vCPU (an approximation: a line another vCPU brought in "
+			      "is not a hit), level 1 only, empty at each phase's start. A miss one "
+			      "serves is priced at the cache's own HMAT figures when the topology gives "
+			      "them and the node's initiator is CPU 0's node (as the placement model "
+			      "prices it); otherwise at the node's, the cache's hits counted but not "
+			      "priced (the boot's checks say which).");
 	if (nc)
 		paras(d, &cases);
 	if (nw) {

@@ -140,7 +140,11 @@ TEST(accounting_parse_errors_name_the_line)
 	static const struct {
 		const char *from, *to, *want;
 	} cases[] = {
-		{ "tierlab-memtiming 1", "tierlab-memtiming 2", "memtiming-1.txt:1: not a version 1" },
+		{ "tierlab-memtiming 1", "tierlab-memtiming 3", "memtiming-1.txt:1: not a version 1 or 2" },
+		/* version 1 has no memory-side caches */
+		{ "node id=1 start=0x40000000 size=0x40000000\n",
+		  "node id=1 start=0x40000000 size=0x40000000\nmsc id=1 size=268435456 ways=1 line=64 policy=wb\n",
+		  "memtiming-1.txt:5: msc: malformed, or not after the nodes" },
 		{ "misses=136 ", "misses=13x6 ", "memtiming-1.txt:10: count: malformed" },
 		{ "phase seq=2", "phase seq=3", "memtiming-1.txt:9: phase: malformed, out of sequence" },
 		{ "count phase=2 node=none reads=0 writes=0 misses=0 writebacks=0\n", "",
@@ -416,7 +420,7 @@ TEST(accounting_delay_report_rows_and_checks)
 	acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "not ok") == NULL);
 	CHECK(strstr(checks.s, "ok delay (experimental): calibrated by phase 1, 306.0 host ns per miss") != NULL);
-	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, read latencies)") != NULL);
+	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, memory-side caches, read latencies)") != NULL);
 	/* 14126 kernel misses on node 0 in a walk of seconds (measured in a 13 s walk): 0.9867, enough in delay mode */
 	CHECK(strstr(checks.s, "ok chase bound to node 1: 0.9867") != NULL);
 	/* rows carry 6 significant digits */
@@ -426,6 +430,13 @@ TEST(accounting_delay_report_rows_and_checks)
 	CHECK_NEAR(row_value(rows.s, "node:1", "guest_ns_per_load_undilated"), 8236597023.0 / 1048576 / 24, 0.001);
 	CHECK(row_value(rows.s, "node:0", "delay_dilation") == 24);
 	CHECK_NEAR(row_value(rows.s, "node:1", "delay_calib_ns_per_miss"), 306.013, 1e-9);
+	/* a version 1 report says nothing of dropped waits: 0 */
+	CHECK(row_value(rows.s, "node:1", "delay_dropped_ns") == 0);
+	sb_free(&rows);
+	sb_free(&checks);
+	f.calib.dropped_ns = 777;
+	acct_derive(&f, t, delay_phase_lines, 3, NULL, 0, &rows, &checks);
+	CHECK(row_value(rows.s, "node:0", "delay_dropped_ns") == 777);
 	/* the base node has no ratio against itself */
 	CHECK(isnan(row_value(rows.s, "node:0", "delay_ratio_vs_node0")));
 	/* the calibration walk is a labelled phase of its own, not a chase */
@@ -498,7 +509,7 @@ TEST(accounting_report_round_trip_with_delay)
 					  .rule = MT_RULE_DOUBLED },
 				 .llc_size = 28835840, .llc_ways = 11, .llc_line = 64, .out = "x",
 				 .dilation = 24, .lat_ns = { 81, 305 } };
-	struct mt_calib cal = { true, 1, 320969672, 1048875, 306.013 };
+	struct mt_calib cal = { true, 1, 320969672, 1048875, 306.013, 4242 };
 	struct mt_phase ph = { .id = 4, .closed = true };
 	struct acct_file f;
 	char *text = NULL, err[256];
@@ -511,9 +522,20 @@ TEST(accounting_report_round_trip_with_delay)
 	CHECK(mt_report_write(m, &cfg, &cal, &ph, 1, NULL, 0, 0) == 0);
 	fclose(m);
 	CHECK(strstr(text, "\nlat id=1 ns=305 delay_ns=7014\n") != NULL);
+	/* version 2: the waits dropped at phase boundaries, read back and a row of each chase */
+	CHECK(strstr(text, " calib_ns_per_miss=306.013 dropped_ns=4242\n") != NULL);
 	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
-	CHECK(f.delay && f.calib.misses == 1048875 && f.delay_ns[0] == 1638);
+	CHECK(f.delay && f.calib.misses == 1048875 && f.delay_ns[0] == 1638 && f.calib.dropped_ns == 4242);
 	acct_file_free(&f);
+	{
+		char *cut = xasprintf("%s", text);
+
+		*strstr(cut, " dropped_ns=4242") = '\0';
+		strcat(cut, strstr(text, "\nlat id=0"));
+		CHECK(acct_file_parse("m", cut, &f, err, sizeof(err)) == -1);
+		CHECK(strstr(err, "m:5: delay: malformed") != NULL);
+		free(cut);
+	}
 	free(text);
 	/* uncalibrated: said so, the waits the dilated latencies */
 	text = NULL;
@@ -585,4 +607,267 @@ TEST(accounting_plan_warns_when_nothing_marks_a_phase)
 	CHECK(plan_memtiming_warning(ACCT_DELAY, chase, 1, 0, buf, sizeof(buf)) == 0);
 	CHECK(plan_memtiming_warning(ACCT_DELAY, none, 3, 0, buf, sizeof(buf)) == 1);
 	CHECK(strstr(buf, "--memory-timing delay: no benchmark") != NULL);
+}
+
+/* topologies/memside-cache.yaml: a DRAM cache in front of each PMEM node */
+static const char memside_yaml[] =
+	"name: m\ncpus: 2\nnodes:\n"
+	"  - {id: 0, kind: pmem, memory: 1G, cpus: 0, read_latency_ns: 305, write_latency_ns: 94,"
+	" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s,"
+	" cache: [{level: 1, size: 256M, associativity: direct, policy: write-back, line: 64,"
+	" read_latency_ns: 81, write_latency_ns: 86, read_bandwidth: 100GB/s, write_bandwidth: 57GB/s}]}\n"
+	"  - {id: 1, kind: pmem, memory: 1G, cpus: 1, read_latency_ns: 305, write_latency_ns: 94,"
+	" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s,"
+	" cache: [{level: 1, size: 256M, associativity: complex, policy: write-through, line: 64}]}\n"
+	"distances:\n  pairs:\n    - [0, 1, 21]\n"
+	"hmat:\n"
+	"  - {initiator: 0, target: 1, read_latency_ns: 400, write_latency_ns: 180, read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n"
+	"  - {initiator: 1, target: 0, read_latency_ns: 400, write_latency_ns: 180, read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n";
+
+/* Each node's level-1 memory-side cache reaches the plugin; delay does not model them. */
+TEST(accounting_msc_plugin_arg)
+{
+	struct topo *t = load(memside_yaml);
+	struct sbuf sb = { 0 };
+	struct mt_msc_cfg c;
+	char err[256];
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(acct_msc_of(t, 0, &c) && c.size == 256 << 20 && c.ways == 1 && c.line == 64 && !c.write_through);
+	/* complex indexing: an approximation of as many ways */
+	CHECK(acct_msc_of(t, 1, &c) && c.ways == ACCT_MSC_WAYS_NOT_DIRECT && c.write_through);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, ",llc_line=64,msc=0:268435456:1:64:wb,msc=1:268435456:16:64:wt") != NULL);
+	sb_free(&sb);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_PLAIN, "o", ACCT_DELAY, &sb, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "node 0 has a memory-side cache, which delay injection does not model") != NULL);
+	sb_free(&sb);
+	/* a cache the plugin cannot hold names the node and the key */
+	t->node[0].cache[0].line = 8;
+	t->node[0].cache[0].size = 1ULL << 29;
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "node 0's memory-side cache cannot be simulated: msc_size=536870912: more than 2^24 sets") != NULL);
+	sb_free(&sb);
+	free(t);
+}
+
+static const char msc_report[] =
+	"tierlab-memtiming 2\n"
+	"config rule=doubled llc_size=28835840 llc_ways=11 llc_line=64 nodes=2\n"
+	"node id=0 start=0x0 size=0x40000000\n"
+	"node id=1 start=0x40000000 size=0x40000000\n"
+	"msc id=0 size=268435456 ways=1 line=64 policy=wb\n"
+	"msc id=1 size=268435456 ways=16 line=64 policy=wt\n"
+	"phase seq=1 id=1 closed=1 io=0\n"
+	"count phase=1 node=0 reads=2000 writes=0 misses=2000 writebacks=100 msc_hits=1000 msc_writebacks=10 \n"
+	"count phase=1 node=1 reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0\n"
+	"count phase=1 node=none reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0\n"
+	"phase seq=2 id=1 closed=1 io=0\n"
+	"count phase=2 node=0 reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0\n"
+	"count phase=2 node=1 reads=1000 writes=0 misses=1000 writebacks=50 msc_hits=400 msc_writebacks=50\n"
+	"count phase=2 node=none reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0\n"
+	"end phases=2 probes=0 dropped=0\n";
+
+static char *msc_phase_lines[] = {
+	"id=1 bench=chase policy=bind nodes=node:0 pagesize=4k scenario=chase loads=2000 bound=0",
+	"id=1 bench=chase policy=bind nodes=node:1 pagesize=4k scenario=chase loads=1000 bound=1",
+};
+
+/*
+ * Hits in node 0's cache (initiator CPU 0's node, figures given) cost its
+ * 81/86 ns; node 1's cache has no figures from CPU 0's node: counted, not
+ * priced, and a check says so.
+ */
+TEST(accounting_msc_rows_and_price)
+{
+	struct topo *t = load(memside_yaml);
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256], *text;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	/* the trailing space above is a malformed line: the parser is strict */
+	CHECK(acct_file_parse("m", msc_report, &f, err, sizeof(err)) == -1);
+	CHECK_STR(err, "m:8: count: malformed, outside a phase, or of an unknown node");
+	text = xasprintf("%s", msc_report);
+	*strstr(text, " \n") = '\n';
+	memmove(strstr(text, "\n\n") + 1, strstr(text, "\n\n") + 2, strlen(strstr(text, "\n\n") + 2) + 1);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	CHECK(f.version == 2 && f.msc[0].size == 256 << 20 && f.msc[0].ways == 1 && !f.msc[0].write_through);
+	CHECK(f.msc[1].ways == 16 && f.msc[1].write_through);
+	CHECK(f.phase[0].count[0].msc_hits == 1000 && f.phase[0].count[0].msc_writebacks == 10);
+	acct_derive(&f, t, msc_phase_lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, memory-side caches)") != NULL);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 0 (268435456 bytes, 1 way, 64-byte lines, write-back): simulated per vCPU; a hit is priced at its HMAT figures, 81 ns read, 86 ns write") != NULL);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 1 (268435456 bytes, 16 ways, 64-byte lines, write-through): simulated per vCPU, its hits counted but not priced") != NULL);
+	CHECK(row_value(rows.s, "node:0", "msc_hits_node0") == 1000);
+	CHECK(row_value(rows.s, "node:0", "msc_misses_node0") == 1000);
+	CHECK(row_value(rows.s, "node:0", "msc_writebacks_node0") == 10);
+	CHECK_NEAR(row_value(rows.s, "node:0", "msc_hit_share_node0"), 0.5, 1e-9);
+	/* 1000 x 81 + 1000 x 305 + 100 x 86 (into the cache) + 10 x 94 (to PMEM) */
+	CHECK_NEAR(row_value(rows.s, "node:0", "access_cost_ns"), 81000 + 305000 + 8600 + 940, 1e-6);
+	CHECK_NEAR(row_value(rows.s, "node:0", "miss_latency_ns"), (81000 + 305000) / 2000.0, 1e-6);
+	/* node 1: the memory figures from CPU 0's node, the cache not priced */
+	CHECK_NEAR(row_value(rows.s, "node:1", "access_cost_ns"), 1000 * 400 + 50 * 180, 1e-6);
+	CHECK(row_value(rows.s, "node:1", "msc_hits_node1") == 400);
+	CHECK(isnan(row_value(rows.s, "node:1", "msc_hits_node0")) || row_value(rows.s, "node:1", "msc_hits_node0") == 0);
+	sb_free(&rows);
+	sb_free(&checks);
+	/* the plugin's caches against the topology's */
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == 0);
+	f.msc[0].ways = 4;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin's memory-side cache of node 0: size 268435456 ways 4 line 64 wb, the topology's: size 268435456 ways 1 line 64 wb");
+	acct_file_free(&f);
+	/* more hits than misses cannot be */
+	{
+		char *bad = xasprintf("%s", text);
+
+		memcpy(strstr(bad, "msc_hits=400"), "msc_hits=999", 12);
+		memcpy(strstr(bad, "misses=1000 writebacks=50"), "misses=0100 writebacks=50", 25);
+		CHECK(acct_file_parse("m", bad, &f, err, sizeof(err)) == -1);
+		CHECK_STR(err, "m:13: count: more memory-side cache hits than misses, or counts of a cache the node has not");
+		free(bad);
+	}
+	free(text);
+	free(t);
+}
+
+/* chase's memory-side cache walk: from half a cycle of hits to one (and 1 %). */
+TEST(accounting_msc_chase_walk_check)
+{
+	static char *lines[] = {
+		"id=1 bench=chase policy=bind nodes=node:0 pagesize=4k scenario=msc loads=2000 bound=0",
+		"id=1 bench=chase policy=bind nodes=node:1 pagesize=4k scenario=chase loads=1000 bound=1",
+	};
+	struct topo *t = load(memside_yaml);
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256], *text = xasprintf("%s", msc_report);
+
+	*strstr(text, " \n") = '\0';
+	{
+		char *fixed = xasprintf("%s\n%s", text, text + strlen(text) + 2);
+
+		free(text);
+		text = fixed;
+	}
+	CHECK(t != NULL && acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	if (!t || f.nphases != 2) {
+		free(t);
+		free(text);
+		return;
+	}
+	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok chase bound to node 0, memory-side cache walk: 1000 hits in its cache for 2 cycles of 1000 loads") != NULL);
+	/* the walk is not the chase whose cost per load is checked */
+	CHECK(strstr(rows.s, "nodes=node:1 pagesize=4k scenario=chase metric=access_ratio_vs_node0") == NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	f.phase[0].count[0].msc_hits = 400;
+	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok chase bound to node 0, memory-side cache walk: 400 hits") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	/* the kernel's own accesses hit too, up to 1 % more; past that the first cycle hit */
+	f.phase[0].count[0].msc_hits = 1010;
+	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok chase bound to node 0, memory-side cache walk: 1010 hits") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	f.phase[0].count[0].msc_hits = 1011;
+	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok chase bound to node 0, memory-side cache walk: 1011 hits") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	acct_file_free(&f);
+	free(text);
+	free(t);
+}
+
+/*
+ * QEMU 8's "plain" address rule is not measured here (7.2 only): whichever
+ * rule is wrong, the per-boot probe check must say so.  For every shipped
+ * topology and both directions (QEMU reports one rule, labtool gave the
+ * plugin the other): a probe in the middle of each memory node, recorded
+ * as the plugin would (mt_map_addr under its rule), checked against the
+ * pagemap address the guest would print.  Every node but the one at RAM
+ * offset 0 (where the rules agree) must fail its probe; under the right
+ * rule every probe passes.
+ */
+TEST(accounting_wrong_address_rule_caught_by_probes)
+{
+	static const char *const files[] = {
+		"topologies/dram-pmem.yaml", "topologies/three-tier.yaml", "topologies/dram-hbm.yaml",
+		"topologies/2s-dram-pmem.yaml", "topologies/2s2c-dram-pmem.yaml",
+		"topologies/dram-only-2s.yaml", "topologies/memside-cache.yaml",
+	};
+
+	for (size_t fi = 0; fi < sizeof(files) / sizeof(files[0]); fi++)
+		for (int qemu = 0; qemu < 2; qemu++)
+			for (int given = 0; given < 2; given++) {
+				struct topo *t = calloc(1, sizeof(*t));
+				struct acct_file f = { 0 };
+				struct sbuf rows = { 0 }, checks = { 0 };
+				char *lines[MT_MAX_NODES] = { 0 }, *p;
+				size_t nok = 0, nbad = 0, nprobes = 0;
+				uint64_t at = 0;
+
+				if (!t || topo_load(files[fi], t, stderr)) {
+					CHECK(!"topology loads");
+					free(t);
+					continue;
+				}
+				f.rule = (enum mt_rule)given;
+				f.probe = calloc(MT_MAX_NODES, sizeof(*f.probe));
+				for (int i = 0; i < t->nnodes && f.probe; i++) {
+					struct mt_map m = { .rule = (enum mt_rule)given };
+					uint64_t o, raw, off = 0, gpa;
+					int k;
+
+					if (!t->node[i].mem_bytes)
+						continue;
+					f.node[f.nnodes++] = (struct mt_node){ i, at, t->node[i].mem_bytes };
+					o = at + t->node[i].mem_bytes / 2;
+					at += t->node[i].mem_bytes;
+					/* what QEMU reports under its rule, read under the plugin's */
+					raw = qemu == MT_RULE_DOUBLED ? o + f.node[f.nnodes - 1].start : o;
+					m.n = 0;
+					for (int j = 0; j < t->nnodes; j++)
+						if (t->node[j].mem_bytes)
+							m.node[m.n++] = (struct mt_node){ j, 0, t->node[j].mem_bytes };
+					for (int j = 1; j < m.n; j++)
+						m.node[j].start = m.node[j - 1].start + m.node[j - 1].size;
+					k = mt_map_addr(&m, raw, &off);
+					f.probe[nprobes] = (struct mt_probe){ 0x1000, raw, k < 0 ? 0 : off,
+									     k < 0 ? -1 : m.node[k].id };
+					/* the guest's pagemap: the RAM offset as a guest-physical address */
+					gpa = o < 0xc0000000ULL || topo_total_mem(t) < 0xe0000000ULL ? o :
+						o - 0xc0000000ULL + (4ULL << 30);
+					lines[nprobes++] = xasprintf("bench=chase nodes=node:%d vaddr=0x1000 gpa=0x%llx node=%d",
+								     i, (unsigned long long)gpa, i);
+				}
+				f.nprobes = nprobes;
+				acct_derive(&f, t, NULL, 0, lines, nprobes, &rows, &checks);
+				for (p = checks.s; p && (p = strstr(p, "probe ")); p++)
+					if (p >= checks.s + 3 && !strncmp(p - 3, "ok ", 3))
+						(p >= checks.s + 7 && !strncmp(p - 7, "not ok ", 7)) ? nbad++ : nok++;
+				if (qemu == given)
+					CHECK(nok == nprobes && nbad == 0);
+				else if (!(nbad == nprobes - 1 && nok == 1)) {
+					fprintf(stderr, "  %s, QEMU %s, plugin %s: %zu probes ok, %zu not\n", files[fi],
+						mt_rule_names[qemu], mt_rule_names[given], nok, nbad);
+					(*failures)++;
+				}
+				for (size_t k = 0; k < nprobes; k++)
+					free(lines[k]);
+				sb_free(&rows);
+				sb_free(&checks);
+				free(f.probe);
+				free(t);
+			}
 }

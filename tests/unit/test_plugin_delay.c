@@ -110,3 +110,20 @@ TEST(plugin_delay_args)
 	bad_d[4] = "lat=0:0";
 	CHECK(mt_parse_args(5, bad_d, &cfg, err, sizeof(err)) == -1);
 }
+
+/*
+ * A phase's delays are paid by its end, never in the next phase: what a
+ * vCPU owes is paid at its first access outside a phase, dropped if that
+ * access is already in a later phase, kept within the phase.
+ */
+TEST(plugin_delay_phase_boundary)
+{
+	struct mt_pace p = { 0 };
+
+	CHECK(mt_pace_boundary(&p, 3, 0) == MT_PACE_KEEP);	/* nothing owed */
+	CHECK(mt_pace_boundary(&p, 3, 4) == MT_PACE_KEEP);
+	mt_pace_owe(&p, 5000);
+	CHECK(mt_pace_boundary(&p, 3, 3) == MT_PACE_KEEP);	/* the same phase: owed on */
+	CHECK(mt_pace_boundary(&p, 3, 0) == MT_PACE_PAY);	/* after it: paid */
+	CHECK(mt_pace_boundary(&p, 3, 4) == MT_PACE_DROP);	/* in the next: dropped */
+}

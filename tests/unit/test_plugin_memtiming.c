@@ -205,3 +205,150 @@ TEST(plugin_parse_args)
 	CHECK(mt_parse_args(4, unknown, &cfg, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "argument 4 'colour=red': unknown key") != NULL);
 }
+
+/*
+ * Memory-side caches: a tiny LLC (4 lines) in front of node 1's cache of
+ * 16 lines.  A cycle of 8 lines on node 1 misses the LLC on every access;
+ * its first pass misses the memory-side cache too, its second hits it.
+ */
+static struct mt_config msc_cfg(bool write_through, uint32_t msc_ways)
+{
+	struct mt_config cfg = { .map = dram_pmem(MT_RULE_PLAIN), .llc_size = 256, .llc_ways = 4,
+				 .llc_line = 64 };
+
+	cfg.msc[1] = (struct mt_msc_cfg){ 1024, msc_ways, 64, write_through };
+	return cfg;
+}
+
+TEST(plugin_msc_hits_after_the_first_pass)
+{
+	struct mt_config cfg = msc_cfg(false, 1);
+	struct mt_count cnt[MT_MAX_NODES + 1] = { 0 };
+	struct mt_hier h;
+	char err[200];
+	int at[3] = { 0 };
+
+	CHECK(mt_hier_init(&h, &cfg, err, sizeof(err)) == 0);
+	CHECK(h.msc[0].way == NULL && h.msc[1].sets == 16 && h.msc[1].ways == 1);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t l = 0; l < 8; l++)
+			at[mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, false, cnt)]++;
+	CHECK(cnt[1].misses == 16 && cnt[1].msc_hits == 8 && cnt[1].msc_writebacks == 0);
+	CHECK(at[MT_AT_LLC] == 0 && at[MT_AT_MSC] == 8 && at[MT_AT_MEMORY] == 8);
+	/* the LLC still serves what it holds */
+	CHECK(mt_hier_access(&h, &cfg.map, 1, GIB + 7 * 64, false, cnt) == MT_AT_LLC);
+	/* node 0 has no memory-side cache: its misses are memory's */
+	CHECK(mt_hier_access(&h, &cfg.map, 0, 64, false, cnt) == MT_AT_MEMORY && cnt[0].msc_hits == 0);
+	/* direct-mapped: lines 16 lines apart take the same slot and evict each other */
+	mt_hier_flush(&h, &cfg.map, NULL);
+	memset(cnt, 0, sizeof(cnt));
+	for (int pass = 0; pass < 4; pass++)
+		for (uint64_t l = 0; l < 8; l++)	/* lines 0, 16, 1, 17, 2, 18, 3, 19 */
+			mt_hier_access(&h, &cfg.map, 1, GIB + (l / 2 + (l % 2) * 16) * 64, false, cnt);
+	CHECK(cnt[1].misses == 32 && cnt[1].msc_hits == 0);
+	mt_hier_free(&h);
+}
+
+/*
+ * Write-back: the LLC's write-backs land in the cache (counted as the
+ * node's writebacks); what reaches memory is the cache's own dirty lines,
+ * when evicted or at the flush that ends a phase.  Write-through: every
+ * write-back of the LLC reaches memory.
+ */
+TEST(plugin_msc_writebacks_by_policy)
+{
+	struct mt_count cnt[MT_MAX_NODES + 1] = { 0 };
+	struct mt_config cfg = msc_cfg(false, 1);
+	struct mt_hier h;
+	char err[200];
+
+	CHECK(mt_hier_init(&h, &cfg, err, sizeof(err)) == 0);
+	/* 8 dirty lines through a 4-line LLC: 4 written back on the way, 4 at the flush */
+	for (uint64_t l = 0; l < 8; l++)
+		mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, true, cnt);
+	CHECK(cnt[1].misses == 8 && cnt[1].writebacks == 4 && cnt[1].msc_writebacks == 0);
+	mt_hier_flush(&h, &cfg.map, cnt);
+	CHECK(cnt[1].writebacks == 8 && cnt[1].msc_writebacks == 8);
+	CHECK(h.llc.ntouched == 0 && h.msc[1].ntouched == 0);
+	/* flushed: nothing left, the next phase starts cold */
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(mt_hier_access(&h, &cfg.map, 1, GIB, false, cnt) == MT_AT_MEMORY);
+	mt_hier_flush(&h, &cfg.map, cnt);
+	CHECK(cnt[1].writebacks == 0 && cnt[1].msc_writebacks == 0);
+	/* a dirty line evicted from a direct-mapped cache by a conflicting read */
+	memset(cnt, 0, sizeof(cnt));
+	mt_hier_access(&h, &cfg.map, 1, GIB, true, cnt);
+	for (uint64_t l = 1; l < 5; l++)	/* pushes line 0 out of the LLC into the cache, dirty */
+		mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, false, cnt);
+	CHECK(cnt[1].writebacks == 1 && cnt[1].msc_writebacks == 0);
+	mt_hier_access(&h, &cfg.map, 1, GIB + 16 * 64, false, cnt);	/* line 0's slot */
+	CHECK(cnt[1].msc_writebacks == 1);
+	mt_hier_free(&h);
+
+	cfg = msc_cfg(true, 4);
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(mt_hier_init(&h, &cfg, err, sizeof(err)) == 0);
+	for (uint64_t l = 0; l < 8; l++)
+		mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, true, cnt);
+	mt_hier_flush(&h, &cfg.map, cnt);
+	CHECK(cnt[1].writebacks == 8 && cnt[1].msc_writebacks == 8);
+	/* the writes did not allocate: the lines read before are what it holds */
+	memset(cnt, 0, sizeof(cnt));
+	for (uint64_t l = 0; l < 8; l++)
+		mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, false, cnt);
+	CHECK(cnt[1].msc_hits == 0);
+	mt_hier_free(&h);
+}
+
+TEST(plugin_msc_args)
+{
+	char *good[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "node=1:0x40000000:0x40000000",
+			 "msc=1:268435456:1:64:wb", "msc=0:0x1000000:16:64:wt" };
+	char *bad_line[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc=0:4096:1:48:wb" };
+	char *bad_form[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc=0:4096:1:64" };
+	char *no_node[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc=3:4096:1:64:wb" };
+	char *too_big[] = { "out=x", "rule=plain", "node=0:0:0x40000", "msc=0:0x40000:1:64:wb" };
+	char *twice[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc=0:4096:1:64:wb", "msc=0:4096:1:64:wt" };
+	char *delay[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc=0:4096:1:64:wb", "delay=24", "lat=0:81" };
+	struct mt_config cfg;
+	char err[200];
+
+	CHECK(mt_parse_args(6, good, &cfg, err, sizeof(err)) == 0);
+	CHECK(cfg.msc[1].size == 256 * MIB && cfg.msc[1].ways == 1 && cfg.msc[1].line == 64 &&
+	      !cfg.msc[1].write_through);
+	CHECK(cfg.msc[0].size == 16 * MIB && cfg.msc[0].ways == 16 && cfg.msc[0].write_through);
+	CHECK(mt_parse_args(4, bad_line, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'msc=0:4096:1:48:wb': msc_line=48: must be a power of two from 8 to 4096");
+	CHECK(mt_parse_args(4, bad_form, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'msc=0:4096:1:64': want msc=ID:SIZE:WAYS:LINE:wb|wt");
+	CHECK(mt_parse_args(4, no_node, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'msc=3:...': no node=3");
+	CHECK(mt_parse_args(4, too_big, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'msc=0:262144:...': not smaller than node 0's memory");
+	CHECK(mt_parse_args(5, twice, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 5 'msc=0:4096:1:64:wt': node 0's memory-side cache given twice");
+	CHECK(mt_parse_args(6, delay, &cfg, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "delay= does not model memory-side caches") != NULL);
+}
+
+/* The report carries each cache and each count's hits and write-backs. */
+TEST(plugin_msc_report_lines)
+{
+	struct mt_config cfg = msc_cfg(false, 1);
+	struct mt_phase ph = { .id = 1, .closed = true };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	cfg.out = "x";
+	ph.count[1] = (struct mt_count){ 10, 2, 8, 1, 5, 1 };
+	CHECK(mt_report_write(m, &cfg, NULL, &ph, 1, NULL, 0, 0) == 0);
+	fclose(m);
+	CHECK(strncmp(text, "tierlab-memtiming 2\n", 20) == 0);
+	CHECK(strstr(text, "\nnode id=1 start=0x40000000 size=0x40000000\nmsc id=1 size=1024 ways=1 line=64 policy=wb\nphase") != NULL);
+	CHECK(strstr(text, "\ncount phase=1 node=1 reads=10 writes=2 misses=8 writebacks=1 msc_hits=5 msc_writebacks=1\n") != NULL);
+	free(text);
+}

@@ -1419,6 +1419,9 @@ TEST(report_threads_sentences_from_the_rows)
  * cost @wl_bind ns against default's 2 ms.  preferred's fallback 4k/free
  * case ran; with @pref_phase it has its phase rows, else none.
  */
+/* With this set, bind's fill curve has an msc_hits_node1 row of it (a memory-side cache). */
+static const char *access_msc_hits;
+
 static bool access_text(const char *node0, const char *miss_lat, const char *wl_bind,
 			bool pref_phase, struct sbuf *cases, struct sbuf *wl, struct sbuf *miss)
 {
@@ -1470,6 +1473,8 @@ static bool access_text(const char *node0, const char *miss_lat, const char *wl_
 	rows[n++] = mkrow("stress-vm", "default", "pmem:1", "-", "quick", "llc_misses", "100");
 	rows[n++] = mkrow("stress-vm", "default", "pmem:1", "-", "quick", "llc_miss_share_node0", "1");
 	rows[n++] = mkrow("stress-vm", "default", "pmem:1", "-", "quick", "miss_latency_ns", "81");
+	if (access_msc_hits)
+		rows[n++] = mkrow("fallback", "bind", "pmem:1", "4k", "fill", "msc_hits_node1", access_msc_hits);
 	for (size_t i = 0; i < n; i++)
 		rows[i].line = (unsigned)i + 2;
 	r.boot_rows = rows;
@@ -1593,4 +1598,23 @@ TEST(report_delay_chase_pairs)
 		fprintf(stderr, "  got: %s", b.s);
 	sb_free(&b);
 	mk_boot = "b1";
+}
+
+/* A memory-side cache's hits: the share of the case's misses it served, cited. */
+TEST(report_access_memory_side_cache_share)
+{
+	struct sbuf c = { 0 }, w = { 0 }, m = { 0 };
+
+	access_msc_hits = "250";
+	access_text("0.01", "250", "8000000", true, &c, &w, &m);
+	access_msc_hits = NULL;
+	CHECK(strstr(c.s, "the emulator counted 1000 LLC misses, 99% on pmem:1 (node 1 99%, node 0 1%), "
+			  "25% of them served by memory-side caches: 250 ns per miss") != NULL);
+	CHECK(strstr(c.s, "(summary.csv lines 2–9, 12, 13, 39); ") != NULL);
+	/* without the rows: not a word of it */
+	access_text("0.01", "250", "8000000", true, &c, &w, &m);
+	CHECK(strstr(c.s, "memory-side") == NULL);
+	sb_free(&c);
+	sb_free(&w);
+	sb_free(&m);
 }
