@@ -694,7 +694,7 @@ const struct bench bench_fallback = {
 	.name = "fallback",
 	.help = "where pages land: in-mask fraction, per node, fill curve, numastat cross-check",
 	.options = "--policies --pagesizes --scenarios --mib --step-mib --fill-cap-mib --headroom-mib",
-	.needs = { .min_mem_nodes = 1, .sysctls = { "vm.percpu_pagelist_high_fraction" } },
+	.needs = { .min_mem_nodes = 1, .sysctls = { PCP_HIGH_SYSCTL } },
 	.timeout_secs = 900,
 	.run = run_fallback,
 };

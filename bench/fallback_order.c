@@ -402,7 +402,7 @@ const struct bench bench_fallback_order = {
 	.options = "--policies --mib --headroom-mib --fill-cap-mib --model-hmat --model-cache-hit "
 		   "--model-cache-hmat",
 	/* with two memory nodes the overflow has one place to go */
-	.needs = { .min_mem_nodes = 3, .outside_set = true },
+	.needs = { .min_mem_nodes = 3, .outside_set = true, .sysctls = { PCP_HIGH_SYSCTL } },
 	.timeout_secs = 600,
 	.run = run_fallback_order,
 };

@@ -364,7 +364,7 @@ const struct bench bench_latency = {
 	.name = "latency",
 	.help = "first-touch fault latency per page (mbind and set_mempolicy)",
 	.options = "--policies --pagesizes --scenarios --reps --mib --fill-cap-mib --headroom-mib --seed --cpu",
-	.needs = { .min_mem_nodes = 1 },
+	.needs = { .min_mem_nodes = 1, .sysctls = { PCP_HIGH_SYSCTL } },
 	.timeout_secs = 900,
 	.run = run_latency,
 };

@@ -662,3 +662,23 @@ int pcp_drain(const struct nodeset *ns, long max_kib)
 	}
 	return -1;
 }
+
+int pcp_drain_small(const struct nodeset *ns, long max_kib)
+{
+	char path[128], now[32];
+	long cur;
+	int rc;
+
+	if (sysctl_path(PCP_HIGH_SYSCTL, path, sizeof(path)) || knob_read_long(path, &cur))
+		return -1;
+	/* saved first, so an exit or a timeout in between restores it */
+	if (sysctl_save_write(PCP_HIGH_SYSCTL, 1L << 20))
+		return -1;
+	rc = pcp_drain(ns, max_kib);
+	snprintf(now, sizeof(now), "%ld\n", cur);
+	if (write_str(path, now, strlen(now))) {
+		msg("%s: cannot write '%ld' back: %s", path, cur, strerror(errno));
+		return -1;
+	}
+	return rc;
+}

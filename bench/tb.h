@@ -235,6 +235,15 @@ int knob_save_write(const char *path, long val);	/* restored at exit */
  * restored at exit; one it did not declare is refused (-1, said).
  */
 int sysctl_save_write(const char *name, long val);
+/* The sysctl that sizes the per-CPU lists (a bench with filled cases declares it). */
+#define PCP_HIGH_SYSCTL "vm.percpu_pagelist_high_fraction"
+/*
+ * Drain the per-CPU lists of @ns to @max_kib per node or less with the
+ * lists made small for the moment (PCP_HIGH_SYSCTL at its largest, which
+ * the running benchmark declares), then their sizing as it was just
+ * before.  0, or -1 (said) when they did not get there.
+ */
+int pcp_drain_small(const struct nodeset *ns, long max_kib);
 struct needs;
 void sysctls_declared(const struct needs *n);	/* the harness, before a run */
 int knob_save_write_str(const char *path, const char *val);	/* the same */
