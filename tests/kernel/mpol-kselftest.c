@@ -24,7 +24,11 @@
  * its lines do not parse), a hugetlb MPOL_BIND failure charged to the
  * policy's first node (v1: the faulting CPU's node), and a THP fault under
  * MPOL_BIND that falls back to base pages adding no mpol_bind_fail (v1
- * counted each THP attempt as 512 pages of failure).  The fallback order is
+ * counted each THP attempt as 512 pages of failure).  The counters are read
+ * without a write to vm.stat_refresh first: the documentation says both
+ * files are exact on read (the per-CPU counters of the revised v2; its first
+ * posting's node statistics lagged per node), and the tier pass of
+ * MPOL_F_FALLBACK_TIER must be traced as pass 3 (first posting: pass 2).  The fallback order is
  * a flag of each policy, not a system setting: three tasks hold policies
  * with the three orders at once, and each one's overflow must land where its
  * own order says (v1's global sysctl vm.preferred_many_fallback can give all
@@ -441,14 +445,17 @@ static long find_counter(const char *buf, const char *name)
 	return -1;
 }
 
-/* Folds the per-cpu deltas first, so that the figures are exact. */
+/*
+ * No write to vm.stat_refresh first: the documentation says that both files
+ * are exact on read, and the counter checks hold it to that (v2 of the
+ * series, with node statistics, needed the write for its per-node figures).
+ */
 static int read_counters(struct counters *c)
 {
 	static char buf[1 << 16];
 	char path[128];
 	int i, n;
 
-	write_file("/proc/sys/vm/stat_refresh", "1");
 	if (read_file("/proc/vmstat", buf, sizeof(buf)))
 		return -1;
 	for (i = 0; i < NR_CTR; i++)
@@ -498,8 +505,12 @@ static unsigned long hex_mask(const char *s)
 struct trace_tally {
 	long events, bad, per_node[MAX_NODES], fell_back[MAX_NODES];
 	long pages, huge;	/* pages (1 << order) and order-9 events */
-	/* per pass (1, 2): events, and those that did not start at @nid */
-	long pass[3][MAX_NODES], other_start;
+	/*
+	 * per pass (1, 2, 3: the tier pass): events by the node that provided
+	 * the page, events by the pass's start node, and those that did not
+	 * start at @nid
+	 */
+	long pass[4][MAX_NODES], pass_start[4][MAX_NODES], other_start;
 	long failed, failed_thisnode;	/* page_nid -1; with __GFP_THISNODE */
 	char bad_line[256], fail_line[256];
 };
@@ -540,7 +551,7 @@ static int trace_stop(struct trace_tally *t, unsigned long mask, int nid,
 			continue;
 		t->events++;
 		if (got < 0 && want_fail && hex_mask(nodes) == mask && !fell &&
-		    (pass == 1 || pass == 2)) {
+		    pass >= 1 && pass <= 3) {
 			if (!t->failed++)
 				snprintf(t->fail_line, sizeof(t->fail_line), "%s", p);
 			t->failed_thisnode += strstr(gfp, "__GFP_THISNODE") != NULL;
@@ -548,8 +559,8 @@ static int trace_stop(struct trace_tally *t, unsigned long mask, int nid,
 		}
 		if (hex_mask(nodes) != mask || (nid >= 0 && req != nid) ||
 		    (want_order >= 0 && order != (unsigned int)want_order) ||
-		    order > 20 || (pass != 1 && pass != 2) ||
-		    got < 0 || got >= MAX_NODES ||
+		    order > 20 || pass < 1 || pass > 3 ||
+		    got < 0 || got >= MAX_NODES || start < 0 || start >= MAX_NODES ||
 		    fell != !(mask & (1UL << got))) {
 			if (!t->bad++)
 				snprintf(t->bad_line, sizeof(t->bad_line), "%s", p);
@@ -558,6 +569,7 @@ static int trace_stop(struct trace_tally *t, unsigned long mask, int nid,
 		t->per_node[got]++;
 		t->fell_back[got] += fell;
 		t->pass[pass][got]++;
+		t->pass_start[pass][start]++;
 		t->other_start += start != req;
 		t->pages += 1L << order;
 		t->huge += order == 9;
@@ -819,26 +831,77 @@ static void test_counters_and_trace(const char *skip)
 	munmap(p, (size_t)OVERFLOW_MIB << 20);
 }
 
-/* (c) each order puts the overflow where it promises; (d) default */
+/*
+ * (c) each order puts the overflow where it promises; (d) default.  Under
+ * "tier", the tracepoint must also say which pass served each page: the hits
+ * pass 1, from the local node, and an overflow onto a memory tier peer of
+ * the preferred node pass 3, the tier pass of MPOL_F_FALLBACK_TIER, from the
+ * start node (the preferred node).  v2 of the series reported the tier pass
+ * as pass 2, like the last pass.
+ */
+static void test_tier_pass(const char *skip, int traced, const struct trace_tally *t,
+			   const long *per_node, int want)
+{
+	static const char *what = "tier: the overflow is traced as the tier pass";
+	int n, ok;
+
+	if (!skip && !has_flags)
+		skip = "kernel has no MPOL_F_FALLBACK_* flags";
+	if (!skip && (tier_of[pref_node] < 0 || want < 0 ||
+		      tier_of[want] != tier_of[pref_node]))
+		skip = "the preferred node has no memory tier peer";
+	if (!skip && !traced)
+		skip = "cannot enable " EVENT;
+	if (skip) {
+		result(0, skip, "%s (pass 3) from the preferred node", what);
+		return;
+	}
+	ok = !t->bad && per_node[want] > 0 &&
+	     t->pass[3][want] == per_node[want] &&
+	     t->pass_start[3][pref_node] == per_node[want] &&
+	     t->pass[1][pref_node] == per_node[pref_node] &&
+	     t->pass_start[1][local_node] == per_node[pref_node];
+	for (n = 0; n < nr_nodes; n++)
+		if (t->pass[2][n])
+			ok = 0;
+	if (t->bad)
+		diag("tier: unexpected event: %s", t->bad_line);
+	diag("tier: node%d %ld pages, pass 3 %ld (from node%d %ld); node%d %ld pages, pass 1 %ld; pass 2 %ld",
+	     want, per_node[want], t->pass[3][want], pref_node,
+	     t->pass_start[3][pref_node], pref_node, per_node[pref_node],
+	     t->pass[1][pref_node], t->pass[2][want] + t->pass[2][pref_node]);
+	result(ok, NULL, "%s (pass 3) from node %d, %ld pages on node %d", what,
+	       pref_node, per_node[want], want);
+}
+
 static void test_orders(const char *skip)
 {
 	size_t i;
 
 	for (i = 0; i < NR_ORDERS; i++) {
 		const char *s = orders[i], *why = skip;
-		int want = expected_target(s), n;
+		int want = expected_target(s), n, traced = 0;
 		long per_node[MAX_NODES], elsewhere = 0;
+		struct trace_tally t;
 		void *p;
 
 		if (!why && i && !has_flags)
 			why = "kernel has no MPOL_F_FALLBACK_* flags";
 		if (why) {
 			result(0, why, "%s: overflow lands on node %d", s, want);
+			if (order_flag[i] == MPOL_F_FALLBACK_TIER)
+				test_tier_pass(why, 0, NULL, NULL, want);
 			continue;
 		}
+		if (order_flag[i] == MPOL_F_FALLBACK_TIER)
+			traced = !trace_start();
 		p = overflow_mode(MPOL_PREFERRED_MANY | order_flag[i], per_node);
+		if (traced)
+			trace_stop(&t, 1UL << pref_node, local_node, "preferred_many", 0, 0);
 		if (!p) {
 			result(0, NULL, "%s: overflow lands on node %d (no mapping)", s, want);
+			if (order_flag[i] == MPOL_F_FALLBACK_TIER)
+				result(0, NULL, "tier: the overflow is traced as the tier pass (pass 3) (no mapping)");
 			continue;
 		}
 		show_placement(s, per_node);
@@ -850,6 +913,8 @@ static void test_orders(const char *skip)
 		       NULL, "%s%s: overflow (%ld pages) lands on node %d only, as %s promises",
 		       s, i ? "" : " (default)", per_node[want], want,
 		       i ? "the admin guide" : "upstream's zonelist order");
+		if (order_flag[i] == MPOL_F_FALLBACK_TIER)
+			test_tier_pass(NULL, traced, &t, per_node, want);
 		munmap(p, (size_t)OVERFLOW_MIB << 20);
 	}
 }

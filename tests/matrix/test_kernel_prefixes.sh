@@ -41,6 +41,7 @@ checks=(
 	"local (default): overflow|-"
 	"nearest: overflow|flags"
 	"tier: overflow|flags"
+	"tier: the overflow is traced as the tier pass|flags"
 	"three tasks with the three fallback orders at once each get their own|flags"
 	"mpol_pref_* match the placement of an MPOL_PREFERRED overflow|counters"
 	"a PREFERRED_MANY THP adds 512 pages|trace"
