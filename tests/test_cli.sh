@@ -96,6 +96,30 @@ if [ "$rc" = 0 ] && cmp -s "$tmp/argv" "$tmp/argv-want" &&
 else
 	echo "FAIL labtool prepare: exit $rc; raw/: $(ls "$prun/raw" | tr '\n' ' ')"; fail=1
 fi
+# prepare --base writes the boot's initramfs: the base image, then the tree
+# run-lab.sh staged before 2026-12-07 (find | sort | cpio of the plan and
+# the --add files, cp -r), the same names, modes and bytes.
+mkdir -p "$tmp/add/suite/sub" && echo hi > "$tmp/add/suite/sub/hello" && printf '#!/bin/sh\n' > "$tmp/add/tool" &&
+	chmod 755 "$tmp/add/tool" && ln -s sub/hello "$tmp/add/suite/link"
+eval "$(build/host/labtool args --lab "$PWD" -- -q --results "$tmp/addres" --add "$tmp/add/tool" \
+	--add "$tmp/add/suite:/opt/suite" --add "$tmp/add/tool:/opt" topologies/dram-pmem.yaml)"
+arun=$(build/host/labtool init -- "${opts[@]}" -- "${topologies[@]}")
+mkdir -p "$tmp/old/root/lab" "$tmp/old/root/bin" "$tmp/new" "$tmp/oldx"
+build/host/labtool prepare "$arun" 1 --kernel /K --initrd "$tmp/new.cpio" --accel tcg --base /dev/null >/dev/null; rc=$?
+cp "$arun/raw/plan-1.txt" "$tmp/old/root/lab/plan"
+for a in "${adds[@]}"; do
+	mkdir -p "$(dirname "$tmp/old/root/${a##*:/}")" && cp -r "${a%:/*}" "$tmp/old/root/${a##*:/}"
+done
+(cd "$tmp/old/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$tmp/old.cpio"
+if [ "$rc" = 0 ] && (cd "$tmp/new" && cpio -idm --quiet < "$tmp/new.cpio") &&
+	(cd "$tmp/oldx" && cpio -idm --quiet < "$tmp/old.cpio") &&
+	diff <(cpio -it --quiet < "$tmp/old.cpio") <(cpio -it --quiet < "$tmp/new.cpio") &&
+	diff <(cd "$tmp/oldx" && find . -printf '%p %M %l\n' | sort) <(cd "$tmp/new" && find . -printf '%p %M %l\n' | sort) &&
+	diff -r "$tmp/oldx" "$tmp/new" >/dev/null && [ -L "$tmp/new/opt/suite/link" ] && [ -f "$tmp/new/opt/tool" ]; then
+	echo "ok   labtool prepare --base: the initramfs holds what find | sort | cpio of the staging tree held"
+else
+	echo "FAIL labtool prepare --base: exit $rc; archive differs from the shell's staging"; fail=1
+fi
 rm -f "$prun"/raw/*
 gp=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock icount --benches latency,oom)
 gw=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock wall --benches latency,oom)
