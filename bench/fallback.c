@@ -319,7 +319,7 @@ static void fill_curve(const struct opts *o, struct shared *sh, int *failed)
 		return;
 	}
 	for (int p = 0; p < POL_COUNT; p++) {
-		struct fb_case c = { o, { "fallback", pol_names[p], "4k", "fill" }, p,
+		struct fb_case c = { o, { VOCAB_BENCH_FALLBACK, pol_names[p], "4k", "fill" }, p,
 				     PS_4K, free_p + overshoot };
 		enum outcome oc;
 		int sig;
@@ -556,12 +556,12 @@ static void level_sweep(const struct opts *o, struct shared *sh)
 		    level_names[lv], f.pid, f.mib, probe / 1024);
 		for (size_t i = 0; i < sizeof(subjects) / sizeof(subjects[0]); i++) {
 			enum pol p = subjects[i];
-			struct lv_case c = { o, { "fallback", pol_names[p], "4k", level_names[lv] },
+			struct lv_case c = { o, { VOCAB_BENCH_FALLBACK, pol_names[p], "4k", level_names[lv] },
 					     p, probe };
 			enum outcome oc;
 			char metric[48];
 
-			if (!pol_wanted(o, p, "fallback"))
+			if (!pol_wanted(o, p, VOCAB_BENCH_FALLBACK))
 				continue;
 			memset(sh, 0, sizeof(*sh));
 			/* a probe or the per-CPU lists draining may move MemFree: fill again once */
@@ -621,12 +621,12 @@ static int run_fallback(const struct opts *o)
 
 		if (!(o->scen_mask & 1u << sc))
 			continue;
-		if (scenario_begin(o, "fallback", sc, &f, why, sizeof(why))) {
+		if (scenario_begin(o, VOCAB_BENCH_FALLBACK, sc, &f, why, sizeof(why))) {
 			tap_skip(why, "fallback scenario %s", scenario_names[sc]);
 			continue;
 		}
 		for (int ps = 0; ps < PS_COUNT; ps++) {
-			struct rowkey kp = { "fallback", "-", pagesize_names[ps], scenario_names[sc] };
+			struct rowkey kp = { VOCAB_BENCH_FALLBACK, "-", pagesize_names[ps], scenario_names[sc] };
 
 			if (!(o->page_mask & 1u << ps))
 				continue;
@@ -638,11 +638,11 @@ static int run_fallback(const struct opts *o)
 			if (ps == PS_2M)
 				hugetlb_pools(&kp, o->mib / 2);
 			for (int p = 0; p < POL_COUNT; p++) {
-				struct fb_case c = { o, { "fallback", pol_names[p],
+				struct fb_case c = { o, { VOCAB_BENCH_FALLBACK, pol_names[p],
 					pagesize_names[ps], scenario_names[sc] }, p, ps, 0 };
 				enum outcome oc;
 
-				if (!pol_wanted(o, p, "fallback"))
+				if (!pol_wanted(o, p, VOCAB_BENCH_FALLBACK))
 					continue;
 				memset(sh, 0, sizeof(*sh));
 				oc = run_case(&c.k, &f, fb_child, &c, sh, 600);
@@ -694,7 +694,7 @@ static int run_fallback(const struct opts *o)
 }
 
 const struct bench bench_fallback = {
-	.name = "fallback",
+	.name = VOCAB_BENCH_FALLBACK,
 	.help = "where pages land: in-mask fraction, per node, fill curve, numastat cross-check",
 	.options = "--policies --pagesizes --scenarios --mib --step-mib --fill-cap-mib --headroom-mib",
 	.needs = { .min_mem_nodes = 1, .sysctls = { "vm.percpu_pagelist_high_fraction" } },
