@@ -52,7 +52,6 @@ build all initramfs
 [ "$kernel" != 6.1 ] || "$lab/lab/deps.sh" optional || exit 1
 
 # --- the run directory ---------------------------------------------------------
-free_mib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'; }
 # init ARGS...: labtool init (free space checked, then raw/, run.args, started,
 # meta.json) with this run's options
 init() { "$labtool" init "$@" "${kmeta[@]+"${kmeta[@]}"}" lab_commit="$(lab_commit)" -- "${opts[@]}" --accel "$accel" -- "${topologies[@]}"; }
@@ -80,8 +79,10 @@ qemu_version=$(qemu-system-x86_64 --version | head -n 1)
 plugin=(--plugin "$lab/build/plugin/tiermem.so" --qemu-version "$qemu_version")
 
 if [ "$print_qemu" = 1 ]; then
-	exec "$labtool" print-qemu --kernel-dir "$(kernel_dir --path)" --initramfs "$lab/build/initramfs.cpio" \
-		"${plugin[@]}" -- "${opts[@]}" -- "${topologies[@]}"
+	kdir=$(kernel_dir --path)
+	"$labtool" print-qemu --kernel-dir "$kdir" --initramfs "$lab/build/initramfs.cpio" "${plugin[@]}" \
+		-- "${opts[@]}" -- "${topologies[@]}"
+	exit
 fi
 
 say "kernel: $kernel"
@@ -90,7 +91,8 @@ release=$(cat "$kdir/release")
 say "kernel: $release ($kdir)"
 
 # --- accelerator (labtool accel: auto probes KVM, lab/boot/cmd_accel.c) ----------
-accel=$("$labtool" accel --kernel-dir "$kdir" --initramfs "$lab/build/initramfs.cpio" -- "${opts[@]}" -- "${topologies[@]}") || exit $?
+accel=$("$labtool" accel --kernel-dir "$kdir" --initramfs "$lab/build/initramfs.cpio" \
+	-- "${opts[@]}" -- "${topologies[@]}") || exit $?
 # the options as labtool takes them after --: canonical, the accelerator, the topologies
 run_opts=("${opts[@]}" --accel "$accel" -- "${topologies[@]}")
 say "accelerator: $accel, clock: $clock"
@@ -243,7 +245,7 @@ if [ -z "$exec_cmd" ]; then
 		worst=$((worst > 1 ? worst : 1))
 	fi
 fi
-if [ "$(free_mib "$run")" = 0 ]; then
+if [ "$(df -Pk "$run" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }')" = 0 ]; then
 	echo "run-lab: $run: the disk filled up during the run; its files may be incomplete" >&2
 	worst=$((worst > 1 ? worst : 1))
 fi

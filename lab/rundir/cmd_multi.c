@@ -12,8 +12,9 @@
  * RESULTS/compare-YYYYmmdd-HHMMSS, which the comparison report puts side by
  * side ("comparison: DIR/compare.html" on stderr, as util.h's say()).
  *
- * Exit: the worst of the runs' exits (130 at once when one is
- * interrupted), at least 1 when the comparison fails; 64 usage.
+ * Exit: the worst of the runs' exits, at least 1 when the comparison
+ * fails; 130 at once when a run is interrupted, or a signal came between
+ * runs; 64 usage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -166,8 +167,10 @@ int cmd_multi(int argc, char **argv)
 			nruns++;
 		if (rc > worst)
 			worst = rc;
-		if (rc == 130)
+		if (rc == 130) {
+			worst = 130;
 			goto out;
+		}
 	}
 	if (nruns > 1) {
 		char stamp[32], **v = xcalloc(nruns + 4, sizeof(*v)), *cmp;
