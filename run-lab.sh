@@ -6,10 +6,10 @@
 #        ./run-lab.sh compare RUN-DIR RUN-DIR...
 #
 # ./run-lab.sh --help lists the options.  This script orchestrates: builds,
-# boots, waits.  labtool checks the options and writes every file of the run
-# directory (README, "Results format"): args (the options, lab/rundir/runopts.c),
-# init (run.args, started, meta.json), collect and finish (the rows), meta
-# end, report.
+# boots, waits.  labtool decides and writes every file of the run directory
+# (README, "Design"): args (the options), accel, init (run.args, started,
+# meta.json), prepare (a boot's plan, QEMU command, initramfs), collect and
+# finish (the rows), multi (several topologies), meta end, report.
 set -euo pipefail
 
 lab=$(cd "$(dirname "$0")" && pwd)
@@ -42,19 +42,16 @@ labtool=$lab/build/host/labtool
 # The options, checked (labtool args, lab/rundir/runopts.c), as shell assignments.
 opts_sh=$("$labtool" args --lab "$lab" -- "$@") || exit $?
 eval "$opts_sh"
+# labtool's own progress lines (util.h, say()) count from this script's start
+if [ "$quiet" = 1 ]; then unset TIERLAB_SAY_SINCE; else export TIERLAB_SAY_SINCE=$((EPOCHSECONDS - SECONDS + start)); fi
 say "building host tools and guest binaries"
 build all initramfs
-# benchmark names against tierbench's own list, workloads against workloads/
+# benchmark names against tierbench's own list, workloads against workloads/,
+# --kernel patched:N against the series
 "$labtool" args --lab "$lab" --names -- "$@" || exit $?
 [ "$kernel" != 6.1 ] || "$lab/lab/deps.sh" optional || exit 1
-case $kernel in
-patched:*)
-	err=$("$lab/kernel/build.sh" --flavor "$kernel" --key 2>&1 >/dev/null) ||
-		die "--kernel: ${err#kernel/build.sh: --flavor }" ;;
-esac
 
 # --- the run directory ---------------------------------------------------------
-free_mib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }'; }
 # init ARGS...: labtool init (free space checked, then raw/, run.args, started,
 # meta.json) with this run's options
 init() { "$labtool" init "$@" "${kmeta[@]+"${kmeta[@]}"}" lab_commit="$(lab_commit)" -- "${opts[@]}" --accel "$accel" -- "${topologies[@]}"; }
@@ -62,10 +59,6 @@ lab_commit() { echo "$(git -C "$lab" rev-parse --short HEAD 2>/dev/null || echo 
 # meta.json's kernel and accelerator keys, once known (labtool meta init|end;
 # a plan's run starts before either, and its final step adds them)
 kmeta=()
-set_kmeta() {
-	kmeta=(--kernel-dir "$kdir" qemu_version="$qemu_version")
-	[ "$accel" = auto ] || kmeta+=(accelerator="$accel")
-}
 
 # --- a study spread over machines ------------------------------------------------
 # The run directories are made here, once; each printed line runs one boot
@@ -83,31 +76,13 @@ fi
 kernel_dir() { "$lab/kernel/build.sh" --flavor "$kernel" "$@"; }
 
 qemu_version=$(qemu-system-x86_64 --version | head -n 1)
-plugin=()
-[ "$memory_timing" = off ] || plugin=(--plugin "$lab/build/plugin/tiermem.so" --qemu-version "$qemu_version")
-# qemu_cmd TOPOLOGY KERNEL INITRD CONSOLE CHANNEL ACCEL MEMTIMING-FILE -> the array qemu,
-# the whole command as labtool builds it (lab/boot/qemu.c)
-qemu_cmd() {
-	local f args=(--kernel "$2" --initrd "$3" --console "$4" --channel "$5" --accel "$6" --clock "$clock")
-	[ "$no_prealloc" = 0 ] || args+=(--no-prealloc)
-	[ "$memory_timing" = off ] || args+=(--memory-timing-out "$7" "${plugin[@]}" --memory-timing "$memory_timing")
-	f=$(mktemp "${TMPDIR:-/tmp}/tierlab-argv.XXXXXX") || die "cannot create a file in ${TMPDIR:-/tmp}"
-	if ! "$labtool" qemu-argv "$1" "${args[@]}" >"$f"; then
-		rm -f "$f"
-		die "$1: no QEMU command line (above)"
-	fi
-	mapfile -d '' -t qemu <"$f"
-	rm -f "$f"
-}
+plugin=(--plugin "$lab/build/plugin/tiermem.so" --qemu-version "$qemu_version")
 
 if [ "$print_qemu" = 1 ]; then
 	kdir=$(kernel_dir --path)
-	for t in "${topologies[@]}"; do
-		qemu_cmd "$t" "$kdir/bzImage" "$lab/build/initramfs.cpio" console.log channel.log tcg memtiming.txt
-		printf '%q ' "${qemu[@]}"
-		echo
-	done
-	exit 0
+	"$labtool" print-qemu --kernel-dir "$kdir" --initramfs "$lab/build/initramfs.cpio" "${plugin[@]}" \
+		-- "${opts[@]}" -- "${topologies[@]}"
+	exit
 fi
 
 say "kernel: $kernel"
@@ -115,112 +90,54 @@ kdir=$(kernel_dir $([ "$quiet" = 1 ] && echo -q)) || die "kernel build failed (s
 release=$(cat "$kdir/release")
 say "kernel: $release ($kdir)"
 
-# --- accelerator ---------------------------------------------------------------
-# On nested machines /dev/kvm may exist while a KVM guest hangs at "Booting
-# from ROM", so KVM is used only after a probe boot reaches /init in time.
-probe_kvm() {
-	local cache=${TIERLAB_CACHE:-/var/cache/tierlab}/kvm-probe key dir rc=0
-	key=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)-$(basename "$kdir")
-	if [ -f "$cache/$key" ]; then cat "$cache/$key"; return; fi
-	[ -w /dev/kvm ] || { echo tcg; return; }
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/tierlab-kvm.XXXXXX")
-	printf 'boot probe\n' > "$dir/plan"
-	mkdir -p "$dir/root/lab" && cp "$dir/plan" "$dir/root/lab/plan"
-	(cd "$dir/root" && find . | cpio -o -H newc --quiet) | cat "$lab/build/initramfs.cpio" - > "$dir/initrd"
-	qemu_cmd "${topologies[0]}" "$kdir/bzImage" "$dir/initrd" "$dir/console" "$dir/channel" kvm -
-	"$labtool" boot --console "$dir/console" --channel "$dir/channel" --idle 8 --wall 15 \
-		-- "${qemu[@]}" >/dev/null 2>&1 || rc=$?
-	mkdir -p "$cache"
-	if [ "$rc" = 0 ] && grep -q 'tierlab: /init reached' "$dir/console"; then
-		echo kvm | tee "$cache/$key"
-	else
-		echo tcg | tee "$cache/$key"
-	fi
-	rm -rf "$dir"
-}
-case $accel in
-auto) if [ "$clock" = icount ] || [ "$memory_timing" != off ]; then accel=tcg; else say "probing KVM"; accel=$(probe_kvm); fi ;;
-kvm) [ -w /dev/kvm ] || die "--accel kvm: /dev/kvm is not usable" ;;
-esac
+# --- accelerator (labtool accel: auto probes KVM, lab/boot/cmd_accel.c) ----------
+accel=$("$labtool" accel --kernel-dir "$kdir" --initramfs "$lab/build/initramfs.cpio" \
+	-- "${opts[@]}" -- "${topologies[@]}") || exit $?
+# the options as labtool takes them after --: canonical, the accelerator, the topologies
+run_opts=("${opts[@]}" --accel "$accel" -- "${topologies[@]}")
 say "accelerator: $accel, clock: $clock"
-set_kmeta
+kmeta=(--kernel-dir "$kdir" qemu_version="$qemu_version" accelerator="$accel")
 
 # --- several machines: one run each, then a comparison ---------------------------
-# Each topology gets its own run directory (its own report, resumable on its
-# own); the comparison report puts them side by side.
+# labtool multi runs this script once per topology (lab/rundir/cmd_multi.c),
+# in the background so that a signal to this shell reaches the run in flight.
 if [ ${#topologies[@]} -gt 1 ] && [ -z "$resume" ] && [ -z "$exec_cmd" ]; then
-	runs=() worst=0
-	for t in "${topologies[@]}"; do
-		say "== $(basename "$t" .yaml)"
-		where=$(mktemp "${TMPDIR:-/tmp}/tierlab-run.XXXXXX")
-		rc=0
-		args=("${opts[@]}" --accel "$accel")
-		[ "$quiet" = 0 ] || args+=(-q)
-		# In the background, so a signal to this shell reaches the child run.
-		TIERLAB_RUN_DIR_FILE=$where "$0" "${args[@]}" "$t" &
-		inner=$!
-		trap 'kill -TERM "$inner" 2>/dev/null' INT TERM HUP
-		wait "$inner" || rc=$?
-		while kill -0 "$inner" 2>/dev/null; do wait "$inner" || rc=$?; done
-		trap - INT TERM HUP
-		[ ! -s "$where" ] || runs+=("$(cat "$where")")
-		rm -f "$where"
-		[ "$rc" -le "$worst" ] || worst=$rc
-		[ "$rc" != 130 ] || exit 130
-	done
-	if [ ${#runs[@]} -gt 1 ]; then
-		cmp=$results/compare-$(date +%Y%m%d-%H%M%S)
-		if "$labtool" compare -o "$cmp" "${runs[@]}" >/dev/null; then
-			say "comparison: $cmp/compare.html"
-		else
-			echo "run-lab: the comparison report failed" >&2
-			worst=$((worst > 1 ? worst : 1))
-		fi
-	fi
-	exit "$worst"
+	rc=0
+	"$labtool" multi $([ "$quiet" = 1 ] && echo -q) "$0" -- "${run_opts[@]}" &
+	inner=$!
+	trap 'kill -TERM "$inner" 2>/dev/null' INT TERM HUP
+	wait "$inner" || rc=$?
+	while kill -0 "$inner" 2>/dev/null; do wait "$inner" || rc=$?; done
+	exit "$rc"
 fi
 
 # --- this run's directory -------------------------------------------------------
 # Staging (one ~120 MiB initrd per boot in flight, removed when the boot
 # ends) lives outside the results directory, so that only results go there.
+# labtool init checks first that TMPDIR has room for -j of them.
 work=$(mktemp -d "${TMPDIR:-/tmp}/tierlab-work.XXXXXX") || die "cannot create a staging directory in ${TMPDIR:-/tmp}"
 trap 'rm -f "$buildlog"; rm -rf "$work"' EXIT
-initrd_mib=$(( $(stat -c %s "$lab/build/initramfs.cpio") / 1048576 + 8 ))
-have=$(free_mib "$work")
-[ -z "$have" ] || [ "$have" -ge $((initrd_mib * jobs)) ] ||
-	die "${TMPDIR:-/tmp}: only $have MiB free; staging $jobs boot(s) needs about $((initrd_mib * jobs)) MiB (set TMPDIR)"
+staging=(--staging "$work" --initramfs "$lab/build/initramfs.cpio")
 if [ -n "$resume" ]; then
 	run=$resume
 	say "resuming $run"
 	# writable, with room; meta.json for a run begun before labtool meta wrote it at its start
-	init --run "$run" ${only_boot:+--no-meta} || exit $?
+	init --run "$run" ${only_boot:+--no-meta} "${staging[@]}" || exit $?
 else
-	run=$(init) || exit $?
+	run=$(init "${staging[@]}") || exit $?
 fi
 
-# One boot: plan, initramfs, QEMU under the watchdog, collect.  Leaves
-# boots/ID.status when it completed (whatever its outcome), which is what
-# --resume looks for; an interrupted boot leaves none and is redone.
+# One boot: its plan, QEMU command and initramfs (labtool prepare), QEMU
+# under the watchdog, collect.  Leaves boots/ID.status when it completed
+# (whatever its outcome), which is what --resume looks for; an interrupted
+# boot leaves none and is redone.
 do_boot() {
-	local id=$1 name stage qrc=0 crc=0 line
-	name=$(basename "${topologies[(id - 1) / boots]}" .yaml)
-	stage=$work/boot-$id
-	rm -rf "$stage"
-	mkdir -p "$stage/root/lab" "$stage/root/bin"
-	# The boot's plan and QEMU command (raw/plan-ID.txt, raw/qemu-ID.cmd), from run.args
+	local id=$1 stage=$work/boot-$id qrc=0 crc=0 progress=
+	rm -rf "$stage" && mkdir -p "$stage"
 	"$labtool" prepare "$run" "$id" --kernel "$kdir/bzImage" --initrd "$stage/initrd" --accel "$accel" \
-		"${plugin[@]+"${plugin[@]}"}" > "$stage/argv" || return $?
+		--base "$lab/build/initramfs.cpio" "${plugin[@]}" > "$stage/argv" || return $?
 	mapfile -d '' -t qemu < "$stage/argv"
-	cp "$run/raw/plan-$id.txt" "$stage/root/lab/plan"
-	# --add SRC:DEST (labtool args made SRC absolute and checked DEST)
-	for a in "${adds[@]+"${adds[@]}"}"; do
-		mkdir -p "$(dirname "$stage/root/${a##*:/}")" && cp -r "${a%:/*}" "$stage/root/${a##*:/}" ||
-			die "--add: cannot stage ${a%:/*}"
-	done
-	(cd "$stage/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
-		cat "$lab/build/initramfs.cpio" - > "$stage/initrd"
-	say "boot $id/$total: $name ($accel, clock $clock, profile $profile)"
-	local progress=
+	say "boot $id/$total: $(basename "${topologies[(id - 1) / boots]}" .yaml) ($accel, clock $clock, profile $profile)"
 	[ "$quiet" = 1 ] || progress=yes
 	"$labtool" boot --console "$run/raw/console-$id.log" --channel "$run/raw/channel-$id.log" \
 		--idle "$idle_timeout" --wall "$boot_timeout" ${progress:+--progress "boot $id/$total"} \
@@ -233,17 +150,9 @@ do_boot() {
 	rm -rf "$stage"
 	boot_pid=
 	[ "$interrupted" = 0 ] || return 130
-	# labtool collect writes the boot's own files only (boots/ID.*): no lock
-	line=$("$labtool" collect "$run" "$id" --boot-rc "$qrc") || crc=$?
-	# A failed boot or step is said even under -q.
-	if [ "$crc" = 0 ]; then
-		say "boot $id/$total: ${line#boot $id: }"
-	else
-		echo "run-lab: boot $id/$total: ${line#boot $id: }" >&2
-	fi
-	if [ -f "$run/boots/$id.panic.txt" ]; then
-		sed -n '1,40p' "$run/boots/$id.panic.txt" | sed 's/^/    /' >&2
-	fi
+	# labtool collect writes the boot's own files only (boots/ID.*): no lock.
+	# It says how the boot went, a failed boot or step even under -q.
+	"$labtool" collect "$run" "$id" --boot-rc "$qrc" --say "boot $id/$total" || crc=$?
 	# collect could not write the boot's files (64 and up): the boot is not
 	# marked collected and the run fails, rather than going on without its rows
 	[ "$crc" -lt 64 ] || return "$crc"
@@ -254,18 +163,9 @@ do_boot() {
 # outcome ID: exit with a collected boot's outcome (labtool outcome: 3 the
 # boot failed, else 4 if the --exec command's status was not 0, else 1 if a check or step
 # failed or, for a topology's first boot, if the guest's view of the machine
-# differs from the topology; checked again for a kept boot).
-outcome() {
-	local rc=0 view
-	view=$("$labtool" outcome "$run" "$1" --kernel-release "$release") || rc=$?
-	case $view in
-	match*) say "boot $1/$total: the guest's view matches ${view#match }" ;;
-	# said even under -q
-	differs*) echo "run-lab: boot $1/$total: the guest's view of the machine differs from ${view#differs } (above)" >&2 ;;
-	exec-status*) echo "run-lab: boot $1/$total: the command exited with status ${view#exec-status } (run-lab exits 4)" >&2 ;;
-	esac
-	return "$rc"
-}
+# differs from the topology, which it says even under -q; checked again for
+# a kept boot).
+outcome() { "$labtool" outcome "$run" "$1" --kernel-release "$release" --say "boot $1/$total"; }
 
 # Boot ids: 1..N over topologies x repetitions, in order.
 total=$((${#topologies[@]} * boots))
@@ -307,9 +207,7 @@ for id in $(seq 1 "$total"); do
 	[ -z "$only_boot" ] || [ "$id" = "$only_boot" ] || continue
 	if [ -f "$run/boots/$id.status" ]; then
 		say "boot $id/$total: done before, kept"
-		rc=0
-		outcome "$id" || rc=$?
-		echo "$rc" > "$work/rc-$id"
+		{ outcome "$id" && echo 0 || echo $?; } > "$work/rc-$id"
 		continue
 	fi
 	if [ "$jobs" = 1 ]; then
@@ -320,12 +218,8 @@ for id in $(seq 1 "$total"); do
 	fi
 done
 while [ -n "$(jobs -rp)" ]; do wait || true; done
-worst=0
-for f in "$work"/rc-*; do
-	[ -f "$f" ] || continue
-	rc=$(cat "$f")
-	[ "$rc" -le "$worst" ] || worst=$rc
-done
+worst=$(sort -n "$work"/rc-* 2>/dev/null | tail -n 1 || true)
+worst=${worst:-0}
 if [ "$interrupted" = 1 ]; then
 	echo "run-lab: interrupted; finish with: ./run-lab.sh --resume $run${only_boot:+ --only-boot $only_boot}" >&2
 	exit 130
@@ -351,7 +245,7 @@ if [ -z "$exec_cmd" ]; then
 		worst=$((worst > 1 ? worst : 1))
 	fi
 fi
-if [ "$(free_mib "$run")" = 0 ]; then
+if [ "$(df -Pk "$run" 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }')" = 0 ]; then
 	echo "run-lab: $run: the disk filled up during the run; its files may be incomplete" >&2
 	worst=$((worst > 1 ? worst : 1))
 fi

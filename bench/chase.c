@@ -120,9 +120,9 @@ static uint64_t gpa_of(int fd, const void *p)
 
 static bool chase_node(int node, int pagemap, bool calibrate)
 {
-	const struct rowkey k = { "chase", "bind", "4k", "chase" };
-	const struct rowkey kc = { "chase", "bind", "4k", "calibration" };
-	const struct rowkey km = { "chase", "bind", "4k", "msc" };
+	const struct rowkey k = { VOCAB_BENCH_CHASE, "bind", "4k", "chase" };
+	const struct rowkey kc = { VOCAB_BENCH_CHASE, "bind", "4k", "calibration" };
+	const struct rowkey km = { VOCAB_BENCH_CHASE, "bind", "4k", "msc" };
 	uint64_t t0;
 	long msc;
 	size_t len = CHASE_MIB * MIB, lines = len / LINE;
@@ -243,7 +243,7 @@ static int run_chase(const struct opts *o)
 }
 
 const struct bench bench_chase = {
-	.name = "chase",
+	.name = VOCAB_BENCH_CHASE,
 	.help = "memory-timing calibration: a 64 MiB pointer chase bound to each node",
 	.options = "",	/* every memory node, 64 MiB each */
 	.needs = { .min_mem_nodes = 1 },

@@ -337,7 +337,7 @@ static int run_checks(const struct opts *o)
 }
 
 const struct bench bench_checks = {
-	.name = "checks",
+	.name = VOCAB_BENCH_CHECKS,
 	.help = "TAP checks of the policy API and placement (fail the run if the kernel misbehaves)",
 	.options = "--preferred --mib --headroom-mib",
 	.needs = { .min_mem_nodes = 1, .sysctls = { "vm.percpu_pagelist_high_fraction" } },

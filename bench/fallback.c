@@ -319,7 +319,7 @@ static void fill_curve(const struct opts *o, struct shared *sh, int *failed)
 		return;
 	}
 	for (int p = 0; p < POL_COUNT; p++) {
-		struct fb_case c = { o, { "fallback", pol_names[p], "4k", "fill" }, p,
+		struct fb_case c = { o, { VOCAB_BENCH_FALLBACK, pol_names[p], "4k", "fill" }, p,
 				     PS_4K, free_p + overshoot };
 		enum outcome oc;
 		int sig;
@@ -556,12 +556,12 @@ static void level_sweep(const struct opts *o, struct shared *sh)
 		    level_names[lv], f.pid, f.mib, probe / 1024);
 		for (size_t i = 0; i < sizeof(subjects) / sizeof(subjects[0]); i++) {
 			enum pol p = subjects[i];
-			struct lv_case c = { o, { "fallback", pol_names[p], "4k", level_names[lv] },
+			struct lv_case c = { o, { VOCAB_BENCH_FALLBACK, pol_names[p], "4k", level_names[lv] },
 					     p, probe };
 			enum outcome oc;
 			char metric[48];
 
-			if (!pol_wanted(o, p, "fallback"))
+			if (!pol_wanted(o, p, VOCAB_BENCH_FALLBACK))
 				continue;
 			memset(sh, 0, sizeof(*sh));
 			/* a probe or the per-CPU lists draining may move MemFree: fill again once */
@@ -621,8 +621,8 @@ static int run_fallback(const struct opts *o)
 
 		if (!(o->scen_mask & 1u << sc))
 			continue;
-		hugetlb_scenario_pools(o, "fallback", (enum scenario)sc);
-		if (scenario_begin(o, "fallback", sc, &f, why, sizeof(why))) {
+		hugetlb_scenario_pools(o, VOCAB_BENCH_FALLBACK, (enum scenario)sc);
+		if (scenario_begin(o, VOCAB_BENCH_FALLBACK, sc, &f, why, sizeof(why))) {
 			tap_skip(why, "fallback scenario %s", scenario_names[sc]);
 			knobs_restore();
 			continue;
@@ -636,11 +636,11 @@ static int run_fallback(const struct opts *o)
 				continue;
 			}
 			for (int p = 0; p < POL_COUNT; p++) {
-				struct fb_case c = { o, { "fallback", pol_names[p],
+				struct fb_case c = { o, { VOCAB_BENCH_FALLBACK, pol_names[p],
 					pagesize_names[ps], scenario_names[sc] }, p, ps, 0 };
 				enum outcome oc;
 
-				if (!pol_wanted(o, p, "fallback"))
+				if (!pol_wanted(o, p, VOCAB_BENCH_FALLBACK))
 					continue;
 				memset(sh, 0, sizeof(*sh));
 				oc = run_case(&c.k, &f, fb_child, &c, sh, 600);
@@ -691,7 +691,7 @@ static int run_fallback(const struct opts *o)
 }
 
 const struct bench bench_fallback = {
-	.name = "fallback",
+	.name = VOCAB_BENCH_FALLBACK,
 	.help = "where pages land: in-mask fraction, per node, fill curve, numastat cross-check",
 	.options = "--policies --pagesizes --scenarios --mib --step-mib --fill-cap-mib --headroom-mib",
 	.needs = { .min_mem_nodes = 1, .sysctls = { PCP_HIGH_SYSCTL } },

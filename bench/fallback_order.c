@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 #define MIB (1024UL * 1024)
-#define BENCH "fallback-order"
+#define BENCH VOCAB_BENCH_FALLBACK_ORDER
 
 struct fo_case {
 	const struct opts *o;
@@ -313,7 +313,7 @@ static int run_single_pair(const struct opts *o, int n, struct shared *sh)
 	msg("single-node %s:%s from CPU %d (node %d; the node's nearest with CPUs: %d): %ld MiB overflow",
 	    o->label, ids, cpu, cpu_node, near_cpu_node, overflow);
 	for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
-		struct fo_case c = { o, { "single-node", pol_names[pols[i]], "4k", "full" }, one, 0,
+		struct fo_case c = { o, { VOCAB_BENCH_SINGLE_NODE, pol_names[pols[i]], "4k", "full" }, one, 0,
 				     pols[i], cpu, 0 };
 		const int *from = pols[i] == POL_PREFERRED ? dist_n : dist_c;
 		enum outcome oc;
@@ -397,7 +397,7 @@ static int run_fallback_order(const struct opts *o)
 }
 
 const struct bench bench_fallback_order = {
-	.name = "fallback-order",
+	.name = VOCAB_BENCH_FALLBACK_ORDER,
 	.help = "PREFERRED_MANY overflow per fallback order (a flag of each task's policy): placement, counters, modeled cost",
 	.options = "--policies --mib --headroom-mib --fill-cap-mib --model-hmat --model-cache-hit "
 		   "--model-cache-hmat",

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #define MIB (1024UL * 1024)
-#define BENCH "features"
+#define BENCH VOCAB_BENCH_FEATURES
 #ifndef SYS_set_mempolicy_home_node
 #define SYS_set_mempolicy_home_node 450
 #endif
@@ -267,7 +267,7 @@ static int run_features(const struct opts *o)
 }
 
 const struct bench bench_features = {
-	.name = "features",
+	.name = VOCAB_BENCH_FEATURES,
 	.help = "home node, mbind(MPOL_MF_MOVE), weighted-interleave weights: placement with free nodes",
 	.options = "--preferred --mib --policies",
 	.needs = { .min_mem_nodes = 2 },

@@ -275,7 +275,7 @@ static void lat_run_one(const struct opts *o, struct filler *f, struct shared *s
 			enum via v, enum pol p, enum pagesize ps, enum scenario sc, int pos)
 {
 	struct lat_case c = {
-		o, { aa ? "latency_aa" : v == VIA_MBIND ? "latency" : "latency_task",
+		o, { aa ? VOCAB_BENCH_LATENCY_AA : v == VIA_MBIND ? VOCAB_BENCH_LATENCY : VOCAB_BENCH_LATENCY_TASK,
 		     pol_names[p], pagesize_names[ps], scenario_names[sc] }, p, v, ps };
 	enum outcome oc;
 
@@ -309,7 +309,7 @@ static void lat_block(const struct opts *o, struct filler *f, struct shared *sh,
 		for (int i = 0; i < POL_COUNT; i++) {
 			enum pol p = (enum pol)order[i];
 
-			if (!pol_wanted(o, p, v == VIA_MBIND ? "latency" : "latency_task"))
+			if (!pol_wanted(o, p, v == VIA_MBIND ? VOCAB_BENCH_LATENCY : VOCAB_BENCH_LATENCY_TASK))
 				continue;
 			if (first < 0)
 				first = p;
@@ -324,7 +324,7 @@ static void lat_block(const struct opts *o, struct filler *f, struct shared *sh,
 static int run_latency(const struct opts *o)
 {
 	struct shared *sh = shared_new();
-	struct rowkey k0 = { "latency", "-", "-", "-" };
+	struct rowkey k0 = { VOCAB_BENCH_LATENCY, "-", "-", "-" };
 	char why[200];
 
 	if (!sh)
@@ -338,8 +338,8 @@ static int run_latency(const struct opts *o)
 
 		if (!(o->scen_mask & 1u << sc))
 			continue;
-		hugetlb_scenario_pools(o, "latency", (enum scenario)sc);
-		if (scenario_begin(o, "latency", sc, &f, why, sizeof(why))) {
+		hugetlb_scenario_pools(o, VOCAB_BENCH_LATENCY, (enum scenario)sc);
+		if (scenario_begin(o, VOCAB_BENCH_LATENCY, sc, &f, why, sizeof(why))) {
 			tap_skip(why, "latency scenario %s", scenario_names[sc]);
 			knobs_restore();
 			continue;
@@ -361,7 +361,7 @@ static int run_latency(const struct opts *o)
 }
 
 const struct bench bench_latency = {
-	.name = "latency",
+	.name = VOCAB_BENCH_LATENCY,
 	.help = "first-touch fault latency per page (mbind and set_mempolicy)",
 	.options = "--policies --pagesizes --scenarios --reps --mib --fill-cap-mib --headroom-mib --seed --cpu",
 	.needs = { .min_mem_nodes = 1, .sysctls = { PCP_HIGH_SYSCTL } },

@@ -129,6 +129,9 @@ static void print_list(void)
  * per benchmark with its declared needs and options, then the words this
  * binary prints (guest/vocab.h), which the host checks it knows.
  */
+/* the bench= words of ROW lines, for the host's check (guest/vocab.h) */
+static const char *const row_bench_names[VOCAB_NROW_BENCHES] = { VOCAB_ROW_BENCHES(VOCAB_NAME2) };
+
 static void print_list_machine(void)
 {
 	static const struct {
@@ -141,6 +144,7 @@ static void print_list_machine(void)
 		{ "scenario", scenario_names, SC_COUNT },
 		{ "profile", profile_names, PROFILE_COUNT },
 		{ "outcome", outcome_names, OUT_COUNT },
+		{ "bench", row_bench_names, VOCAB_NROW_BENCHES },
 	};
 
 	printf("tierbench-list 1\n");

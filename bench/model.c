@@ -170,7 +170,7 @@ static int run_model(const struct opts *o)
 		msg("model: %s; the default policy's pages may not be where CPU 0 sees them", why);
 	mem_nodes(&mem);
 	ns_for_each(n, &mem) {
-		struct rowkey k = { "model", "-", "-", "-" };
+		struct rowkey k = { VOCAB_BENCH_MODEL, "-", "-", "-" };
 		long cb = node_memside_cache_bytes(n);
 		char metric[80];
 
@@ -209,11 +209,11 @@ static int run_model(const struct opts *o)
 		}
 		for (int p = 0; p < POL_COUNT; p++) {
 			struct model_case c = { o, p, ps };
-			struct rowkey k = { "model", pol_names[p], pagesize_names[ps], "free" };
+			struct rowkey k = { VOCAB_BENCH_MODEL, pol_names[p], pagesize_names[ps], "free" };
 			enum outcome oc;
 			int sig;
 
-			if (!pol_wanted(o, p, "model"))
+			if (!pol_wanted(o, p, VOCAB_BENCH_MODEL))
 				continue;
 			memset(sh, 0, sizeof(*sh));
 			oc = run_child(model_child, &c, sh, 300, &sig);
@@ -228,7 +228,7 @@ static int run_model(const struct opts *o)
 }
 
 const struct bench bench_model = {
-	.name = "model",
+	.name = VOCAB_BENCH_MODEL,
 	.help = "modeled access cost per policy: placement x HMAT latency/bandwidth",
 	.options = "--policies --pagesizes --mib --model-hmat --model-cache-hit --model-cache-hmat",
 	.needs = { .min_mem_nodes = 1, .hmat = true },

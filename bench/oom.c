@@ -123,10 +123,10 @@ static int run_oom(const struct opts *o)
 			c.mib = 2 * (in_pref + (in_others / 2 > 1 ? in_others / 2 : 1));
 		}
 		for (int p = 0; p < POL_COUNT; p++) {
-			struct rowkey k = { "oom", pol_names[p], pagesize_names[ps], "-" };
+			struct rowkey k = { VOCAB_BENCH_OOM, pol_names[p], pagesize_names[ps], "-" };
 			enum outcome oc;
 
-			if (!pol_wanted(o, p, "oom"))
+			if (!pol_wanted(o, p, VOCAB_BENCH_OOM))
 				continue;
 			c.pol = p;
 			memset(sh, 0, sizeof(*sh));
@@ -165,7 +165,7 @@ static int run_oom(const struct opts *o)
 }
 
 const struct bench bench_oom = {
-	.name = "oom",
+	.name = VOCAB_BENCH_OOM,
 	.help = "allocate past the policy nodes' capacity in a child; record the outcome",
 	.options = "--policies --pagesizes --mib --fill-cap-mib --headroom-mib",
 	.needs = { .min_mem_nodes = 2, .outside_set = true, .oom_kill = true,

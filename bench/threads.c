@@ -53,7 +53,7 @@
 #define TH_MAX 64
 
 enum layout { LAY_NODE, LAY_2NODES, LAY_COUNT };
-static const char *const layout_names[LAY_COUNT] = { "threads_node", "threads_2nodes" };
+static const char *const layout_names[LAY_COUNT] = { VOCAB_BENCH_THREADS_NODE, VOCAB_BENCH_THREADS_2NODES };
 
 struct th_case {
 	const struct opts *o;
@@ -551,7 +551,7 @@ static int run_threads(const struct opts *o)
 }
 
 const struct bench bench_threads = {
-	.name = "threads",
+	.name = VOCAB_BENCH_THREADS,
 	.help = "latency and placement with N threads on different CPUs allocating at once",
 	.options = "--policies --reps --mib --threads",
 	.needs = { .min_mem_nodes = 1 },

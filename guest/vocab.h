@@ -89,6 +89,46 @@
 	X(VALUE, "value") \
 	X(UNIT, "unit")
 
+/*
+ * The bench= words of tierbench's ROW lines (wlrun's rows carry their
+ * workload's name instead): each benchmark's registered name (its .name,
+ * the bench of the rows main.c prints around it: the mpol_* counters)
+ * and the names its cases' rows carry where they differ.  Each
+ * is spelled once, here, as a macro (the benchmarks use it where a string
+ * literal must be: their registration, messages pasted together) and
+ * listed in VOCAB_ROW_BENCHES(X) as X(ID, name) for the host, which reads
+ * every one as a microbenchmark's row (lab/report/report_util.c).
+ */
+#define VOCAB_BENCH_LATENCY "latency"		/* mbind(2) */
+#define VOCAB_BENCH_LATENCY_TASK "latency_task"	/* set_mempolicy(2) */
+#define VOCAB_BENCH_LATENCY_AA "latency_aa"	/* latency's back-to-back pass */
+#define VOCAB_BENCH_FALLBACK "fallback"
+#define VOCAB_BENCH_FALLBACK_ORDER "fallback-order"
+#define VOCAB_BENCH_SINGLE_NODE "single-node"	/* fallback-order's single-node case */
+#define VOCAB_BENCH_OOM "oom"
+#define VOCAB_BENCH_MODEL "model"
+#define VOCAB_BENCH_CHASE "chase"
+#define VOCAB_BENCH_FEATURES "features"
+#define VOCAB_BENCH_CHECKS "checks"
+#define VOCAB_BENCH_THREADS "threads"
+#define VOCAB_BENCH_THREADS_NODE "threads_node"	/* threads, one node's CPUs */
+#define VOCAB_BENCH_THREADS_2NODES "threads_2nodes"	/* threads, two nodes' CPUs */
+#define VOCAB_ROW_BENCHES(X) \
+	X(LATENCY, VOCAB_BENCH_LATENCY) \
+	X(LATENCY_TASK, VOCAB_BENCH_LATENCY_TASK) \
+	X(LATENCY_AA, VOCAB_BENCH_LATENCY_AA) \
+	X(FALLBACK, VOCAB_BENCH_FALLBACK) \
+	X(FALLBACK_ORDER, VOCAB_BENCH_FALLBACK_ORDER) \
+	X(SINGLE_NODE, VOCAB_BENCH_SINGLE_NODE) \
+	X(OOM, VOCAB_BENCH_OOM) \
+	X(MODEL, VOCAB_BENCH_MODEL) \
+	X(CHASE, VOCAB_BENCH_CHASE) \
+	X(FEATURES, VOCAB_BENCH_FEATURES) \
+	X(CHECKS, VOCAB_BENCH_CHECKS) \
+	X(THREADS, VOCAB_BENCH_THREADS) \
+	X(THREADS_NODE, VOCAB_BENCH_THREADS_NODE) \
+	X(THREADS_2NODES, VOCAB_BENCH_THREADS_2NODES)
+
 /* Expansion helpers: a list's names as initialisers, its length. */
 #define VOCAB_NAME2(id, name) name,
 #define VOCAB_NAME3(id, name, a) name,
@@ -103,5 +143,6 @@
 #define VOCAB_NSCENARIOS (0 VOCAB_SCENARIOS(VOCAB_ONE2))
 #define VOCAB_NPAGESIZES (0 VOCAB_PAGESIZES(VOCAB_ONE2))
 #define VOCAB_NROW_KEYS (0 VOCAB_ROW_KEYS(VOCAB_ONE2))
+#define VOCAB_NROW_BENCHES (0 VOCAB_ROW_BENCHES(VOCAB_ONE2))
 
 #endif

@@ -18,6 +18,9 @@
 	X(check_guest, "TOPOLOGY.yaml GUEST.csv", "compare the guest's view with the file") \
 	X(args, "--lab DIR [--names] -- RUN-LAB-ARGS...", "check run-lab's options, print them for its shell") \
 	X(init, "[--run RUN-DIR] [META-ARGS] -- OPTIONS...", "create a run directory: run.args, started, meta.json") \
+	X(accel, "--kernel-dir D --initramfs F -- OPTIONS...", "print the run's accelerator (tcg, kvm: --accel auto probes)") \
+	X(print_qemu, "--kernel-dir D ... -- OPTIONS...", "run-lab --print-qemu: each topology's QEMU command, one line") \
+	X(multi, "[-q] RUN-LAB -- OPTIONS... TOPOLOGY...", "run-lab with several topologies: one run each, then compare") \
 	X(plan, "TOPOLOGY.yaml [options]", "write the guest plan for one boot") \
 	X(prepare, "RUN-DIR BOOT-ID --kernel F --initrd F ...", "write a boot's plan and QEMU command, print its argv") \
 	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into its rows and files") \

@@ -218,13 +218,14 @@ for want in model_read_latency_ns=45.5 model_read_bandwidth_serial_mbps=133333 \
 		bad "model with a cache: no $want"
 done
 
-# Every policy, page size and outcome the runs above printed is a word of
-# --list=machine, which labtool checks it knows (guest/vocab.h).  (scenario=
-# also carries the fill curve's, fallback-order's settings and wlrun's
-# profiles: not one list.)
-printed=$(cat "$out"/*.out | grep -o ' policy=[^ ]*\| pagesize=[^ ]*\| metric=outcome_[^ ]*' |
-	sed 's/^ metric=outcome_/outcome /; s/^ \([a-z]*\)=/\1 /' | grep -v ' -$' | sort -u)
+# Every bench, policy, page size and outcome the runs above printed is a
+# word of --list=machine, which labtool checks it knows (guest/vocab.h).
+# (scenario= also carries the fill curve's, fallback-order's settings and
+# wlrun's profiles: not one list.)
+printed=$(cat "$out"/*.out | grep -o '^ROW bench=[^ ]*\| policy=[^ ]*\| pagesize=[^ ]*\| metric=outcome_[^ ]*' |
+	sed 's/^ROW bench=/bench /; s/^ metric=outcome_/outcome /; s/^ \([a-z]*\)=/\1 /' | grep -v ' -$' | sort -u)
 [ -n "$printed" ] || bad "no policy, page size or outcome printed to check"
+grep -q '^bench latency_task$' <<<"$printed" || bad "no bench= of the rows to check"
 while read -r kind word; do
 	grep -qx "word kind=$kind name=$word" <<<"$lm" || bad "tierbench printed $kind '$word', not in --list=machine"
 done <<<"$printed"

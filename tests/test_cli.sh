@@ -96,6 +96,30 @@ if [ "$rc" = 0 ] && cmp -s "$tmp/argv" "$tmp/argv-want" &&
 else
 	echo "FAIL labtool prepare: exit $rc; raw/: $(ls "$prun/raw" | tr '\n' ' ')"; fail=1
 fi
+# prepare --base writes the boot's initramfs: the base image, then the tree
+# run-lab.sh staged before 2026-12-07 (find | sort | cpio of the plan and
+# the --add files, cp -r), the same names, modes and bytes.
+mkdir -p "$tmp/add/suite/sub" && echo hi > "$tmp/add/suite/sub/hello" && printf '#!/bin/sh\n' > "$tmp/add/tool" &&
+	chmod 755 "$tmp/add/tool" && ln -s sub/hello "$tmp/add/suite/link"
+eval "$(build/host/labtool args --lab "$PWD" -- -q --results "$tmp/addres" --add "$tmp/add/tool" \
+	--add "$tmp/add/suite:/opt/suite" --add "$tmp/add/tool:/opt" topologies/dram-pmem.yaml)"
+arun=$(build/host/labtool init -- "${opts[@]}" -- "${topologies[@]}")
+mkdir -p "$tmp/old/root/lab" "$tmp/old/root/bin" "$tmp/new" "$tmp/oldx"
+build/host/labtool prepare "$arun" 1 --kernel /K --initrd "$tmp/new.cpio" --accel tcg --base /dev/null >/dev/null; rc=$?
+cp "$arun/raw/plan-1.txt" "$tmp/old/root/lab/plan"
+for a in "${adds[@]}"; do
+	mkdir -p "$(dirname "$tmp/old/root/${a##*:/}")" && cp -r "${a%:/*}" "$tmp/old/root/${a##*:/}"
+done
+(cd "$tmp/old/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$tmp/old.cpio"
+if [ "$rc" = 0 ] && (cd "$tmp/new" && cpio -idm --quiet < "$tmp/new.cpio") &&
+	(cd "$tmp/oldx" && cpio -idm --quiet < "$tmp/old.cpio") &&
+	diff <(cpio -it --quiet < "$tmp/old.cpio") <(cpio -it --quiet < "$tmp/new.cpio") &&
+	diff <(cd "$tmp/oldx" && find . -printf '%p %M %l\n' | sort) <(cd "$tmp/new" && find . -printf '%p %M %l\n' | sort) &&
+	diff -r "$tmp/oldx" "$tmp/new" >/dev/null && [ -L "$tmp/new/opt/suite/link" ] && [ -f "$tmp/new/opt/tool" ]; then
+	echo "ok   labtool prepare --base: the initramfs holds what find | sort | cpio of the staging tree held"
+else
+	echo "FAIL labtool prepare --base: exit $rc; archive differs from the shell's staging"; fail=1
+fi
 rm -f "$prun"/raw/*
 gp=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock icount --benches latency,oom)
 gw=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock wall --benches latency,oom)
@@ -225,5 +249,48 @@ if [ "$rc" = 65 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -qF "$res/meta.json: m
 	echo "ok   --resume of a newer meta_format -> $out"
 else
 	echo "FAIL --resume of a newer meta_format: exit $rc: $out"; fail=1
+fi
+
+# labtool multi (several topologies, lab/rundir/cmd_multi.c) against a stand-in
+# for run-lab.sh: one run each with the options and -q, the worst exit, a
+# comparison that fails said (after compare's own words); an interrupted run (130), or a
+# SIGTERM to labtool handed on to the run in flight, ends the loop with 130.
+cat > "$tmp/fake-run-lab" <<'EOS'
+#!/bin/bash
+t=${*: -1}; n=$(basename "$t" .yaml)
+echo "$*" >> "$FAKE_LOG"
+mkdir -p "$FAKE_RES/$n" && echo "$FAKE_RES/$n" > "$TIERLAB_RUN_DIR_FILE"
+trap 'echo "$n: TERM" >> "$FAKE_LOG"; kill $(jobs -p) 2>/dev/null; exit 130' TERM
+case $n in rc3) exit 3 ;; int) exit 130 ;; slow) sleep 30 & wait ;; esac
+EOS
+chmod +x "$tmp/fake-run-lab"
+export FAKE_LOG=$tmp/fake.log FAKE_RES=$tmp/fakeres
+multi() { build/host/labtool multi -q "$tmp/fake-run-lab" -- --profile quick --results "$tmp/fakeres" -- "$@"; }
+out=$(multi a.yaml rc3.yaml b.yaml 2>&1); rc=$?
+if [ "$rc" = 3 ] && [ "$(tail -n 1 <<<"$out")" = "run-lab: the comparison report failed" ] &&
+	[ "$(wc -l < "$FAKE_LOG")" = 3 ] &&
+	grep -q -- '^--profile quick .* -q b.yaml$' "$FAKE_LOG" && [ -z "$(ls "$tmp"/fakeres | grep compare)" ]; then
+	echo "ok   labtool multi: a run per topology, the worst exit, a failed comparison said"
+else
+	echo "FAIL labtool multi: exit $rc, said: $out; runs: $(cat "$FAKE_LOG")"; fail=1
+fi
+rm -f "$FAKE_LOG"
+multi a.yaml int.yaml b.yaml >/dev/null 2>&1; rc=$?
+if [ "$rc" = 130 ] && [ "$(wc -l < "$FAKE_LOG")" = 2 ]; then
+	echo "ok   labtool multi: an interrupted run ends the loop, exit 130"
+else
+	echo "FAIL labtool multi: interrupted run: exit $rc; runs: $(cat "$FAKE_LOG")"; fail=1
+fi
+rm -f "$FAKE_LOG"
+build/host/labtool multi -q "$tmp/fake-run-lab" -- --results "$tmp/fakeres" -- slow.yaml b.yaml >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do grep -q slow "$FAKE_LOG" 2>/dev/null && break; sleep 0.1; done
+sleep 0.3
+kill -TERM "$pid"
+wait "$pid"; rc=$?
+if [ "$rc" = 130 ] && grep -q '^slow: TERM$' "$FAKE_LOG" && ! grep -q 'b.yaml' "$FAKE_LOG"; then
+	echo "ok   labtool multi: SIGTERM reaches the run in flight, exit 130"
+else
+	echo "FAIL labtool multi: SIGTERM: exit $rc; runs: $(cat "$FAKE_LOG")"; fail=1
 fi
 exit $fail

@@ -103,7 +103,7 @@ static const char *check_word(char *words, char *why, size_t len)
 	} kinds[] = {
 		{ "policy", vocab_policy }, { "pagesize", vocab_pagesize },
 		{ "scenario", vocab_scenario }, { "profile", vocab_profile },
-		{ "outcome", vocab_outcome },
+		{ "outcome", vocab_outcome }, { "bench", vocab_row_bench },
 	};
 	char kind[32], name[64];
 
@@ -144,6 +144,13 @@ int benchlist_parse(char *text, const char *path, struct bench_list *l, char *er
 			l->n++;
 			if (!bad && benchlist_find(l, l->b[l->n - 1].name) != &l->b[l->n - 1])
 				bad = "a benchmark listed twice";
+			/* main.c prints rows under the benchmark's own name */
+			if (!bad && vocab_row_bench(l->b[l->n - 1].name) < 0) {
+				snprintf(why, sizeof(why), "benchmark '%s' is not a bench word of guest/vocab.h "
+					 "(VOCAB_ROW_BENCHES): labtool would read its rows as a workload's",
+					 l->b[l->n - 1].name);
+				bad = why;
+			}
 		} else if (!strncmp(s, "word ", 5)) {
 			bad = check_word(s + 5, why, sizeof(why));
 		} else if (*s || nl) {

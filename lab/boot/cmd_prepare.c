@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * labtool prepare RUN-DIR BOOT-ID --kernel F --initrd F --accel tcg|kvm
- *                 [--plugin SO --qemu-version LINE]
+ *                 [--base F] [--plugin SO --qemu-version LINE]
  *
  * A boot's inputs, from the run's own options (RUN-DIR/run.args, lab/rundir/runopts.c):
  * its topology (boot ids are 1..topologies x boots, in order), its guest
@@ -11,12 +11,14 @@
  * --memory-timing count the plugin writing raw/memtiming-BOOT.txt, removed
  * here) written to raw/qemu-BOOT.cmd as one shell line and printed on
  * stdout, each word ended by a NUL, for run-lab.sh (`mapfile -d ''`).
- * --initrd is where run-lab.sh puts the boot's initramfs, made from the plan
- * afterwards.  Both files are written atomically; nothing is written when
- * anything fails.
+ * --initrd is where the boot's initramfs goes: with --base, written here
+ * first (lab/boot/initrd.c), the lab's base image --base followed by the
+ * plan as /lab/plan and the run's --add files.  Every file is written
+ * atomically; the run's files are not written when anything fails.
  *
- * Exit: 0; 64 usage (a boot id the run does not have); 65/66 the topology's
- * or run.args's; 70 out of memory; 74 cannot write.
+ * Exit: 0; 2 an --add file that cannot be staged (run-lab's words); 64
+ * usage (a boot id the run does not have); 65/66 the topology's or
+ * run.args's; 70 out of memory; 74 cannot write.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@
 
 #include "accounting.h"
 #include "commands.h"
+#include "initrd.h"
 #include "qemu.h"
 #include "runopts.h"
 #include "runfiles.h"
@@ -33,7 +36,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: labtool prepare RUN-DIR BOOT-ID --kernel F --initrd F --accel tcg|kvm "
-			"[--plugin SO --qemu-version LINE]\n");
+			"[--base F] [--plugin SO --qemu-version LINE]\n");
 	return EXIT_USAGE;
 }
 
@@ -56,7 +59,7 @@ int cmd_prepare(int argc, char **argv)
 	struct run_opts o = { 0 };
 	struct topo_args a = { 0 };
 	struct sbuf plan = { 0 }, line = { 0 };
-	const char *run = NULL, *id = NULL, *so = NULL, *version = NULL, *topo;
+	const char *run = NULL, *id = NULL, *so = NULL, *version = NULL, *base = NULL, *topo;
 	char **saved = NULL, err[1024], *console = NULL, *channel = NULL, *mt_out = NULL;
 	enum acct_mode mode = ACCT_COUNT;
 	int nsaved = 0, rc;
@@ -65,6 +68,7 @@ int cmd_prepare(int argc, char **argv)
 		const char **opt = !strcmp(argv[i], "--kernel") ? &q.kernel :
 				   !strcmp(argv[i], "--initrd") ? &q.initrd :
 				   !strcmp(argv[i], "--accel") ? &q.accel :
+				   !strcmp(argv[i], "--base") ? &base :
 				   !strcmp(argv[i], "--plugin") ? &so :
 				   !strcmp(argv[i], "--qemu-version") ? &version : NULL;
 
@@ -140,6 +144,14 @@ int cmd_prepare(int argc, char **argv)
 	for (size_t i = 0; i < a.n; i++) {
 		sb_shell_arg(&line, a.v[i]);
 		sb_putc(&line, ' ');
+	}
+	if (base && initrd_write(q.initrd, base, plan.s ? plan.s : "", plan.len, o.adds, o.nadds, err,
+				 sizeof(err))) {
+		int add = !strncmp(err, "--add:", 6);
+
+		fprintf(stderr, "%s: %s\n", add ? "run-lab" : "labtool prepare", err);
+		rc = add ? 2 : EXIT_IOERR;
+		goto out;
 	}
 	rc = write_raw(run, RUN_FILE_PLAN, id, &plan);
 	if (!rc)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -293,3 +294,38 @@ int run_gnuplot(char *const argv[], const char *logpath, const char *who)
 	return -1;
 }
 
+
+void say_line(struct sbuf *b, long long now, long long since, const char *msg)
+{
+	sb_printf(b, "[%4llds] %s\n", now - since, msg);
+}
+
+void say(const char *fmt, ...)
+{
+	const char *env = getenv("TIERLAB_SAY_SINCE");
+	struct sbuf msg = { 0 }, line = { 0 };
+	char *end;
+	long long since;
+	va_list ap;
+	int n;
+
+	if (!env || !*env)
+		return;
+	errno = 0;
+	since = strtoll(env, &end, 10);
+	if (*end || errno)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	msg.s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg.s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	say_line(&line, (long long)time(NULL), since, msg.s);
+	fwrite(line.s, 1, line.len, stderr);
+	free(msg.s);
+	sb_free(&line);
+}

@@ -45,4 +45,13 @@ int run_program(char *const argv[], const char *logpath);
  */
 int run_gnuplot(char *const argv[], const char *logpath, const char *who);
 
+/*
+ * run-lab's progress line on stderr, "[  12s] message", the seconds since
+ * run-lab.sh started: TIERLAB_SAY_SINCE, that start in seconds since the
+ * epoch, which run-lab.sh exports unless -q.  Unset or not a number: quiet.
+ */
+__attribute__((format(printf, 1, 2))) void say(const char *fmt, ...);
+/* The same line into @b, @now and @since being seconds since the epoch. */
+void say_line(struct sbuf *b, long long now, long long since, const char *msg);
+
 #endif

@@ -13,6 +13,7 @@ const char *const vocab_profile_names[VOCAB_NPROFILES + 1] = { VOCAB_PROFILES(VO
 const char *const vocab_scenario_names[VOCAB_NSCENARIOS + 1] = { VOCAB_SCENARIOS(VOCAB_NAME2) NULL };
 const char *const vocab_pagesize_names[VOCAB_NPAGESIZES + 1] = { VOCAB_PAGESIZES(VOCAB_NAME2) NULL };
 const char *const vocab_row_key_names[VOCAB_NROW_KEYS + 1] = { VOCAB_ROW_KEYS(VOCAB_NAME2) NULL };
+const char *const vocab_row_bench_names[VOCAB_NROW_BENCHES + 1] = { VOCAB_ROW_BENCHES(VOCAB_NAME2) NULL };
 
 static int find(const char *const *names, const char *word)
 {
@@ -28,6 +29,7 @@ int vocab_profile(const char *word) { return find(vocab_profile_names, word); }
 int vocab_scenario(const char *word) { return find(vocab_scenario_names, word); }
 int vocab_pagesize(const char *word) { return find(vocab_pagesize_names, word); }
 int vocab_row_key(const char *word) { return find(vocab_row_key_names, word); }
+int vocab_row_bench(const char *word) { return find(vocab_row_bench_names, word); }
 
 int vocab_policy_report_rank(int policy)
 {

@@ -20,6 +20,7 @@ extern const char *const vocab_profile_names[VOCAB_NPROFILES + 1];
 extern const char *const vocab_scenario_names[VOCAB_NSCENARIOS + 1];
 extern const char *const vocab_pagesize_names[VOCAB_NPAGESIZES + 1];
 extern const char *const vocab_row_key_names[VOCAB_NROW_KEYS + 1];
+extern const char *const vocab_row_bench_names[VOCAB_NROW_BENCHES + 1];
 
 /* The index of @word in its list, -1 when the list lacks it. */
 int vocab_policy(const char *word);
@@ -28,6 +29,7 @@ int vocab_profile(const char *word);
 int vocab_scenario(const char *word);
 int vocab_pagesize(const char *word);
 int vocab_row_key(const char *word);
+int vocab_row_bench(const char *word);	/* tierbench's bench= words, not wlrun's workloads */
 
 /* Columns of the lists, by index (as returned above). */
 int vocab_policy_report_rank(int policy);

@@ -10,7 +10,8 @@
  * anything is printed, every file the options name is checked, --benches
  * and each topology as `labtool validate` checks it.  --names checks, and
  * prints, nothing else than --benches against DIR/build/guest/tierbench
- * --list and --workloads against DIR/workloads/ (once the lab is built).
+ * --list, --workloads against DIR/workloads/ (once the lab is built) and a
+ * --kernel patched:N against the series (DIR/kernel/build.sh --key).
  * -h prints shell code that prints the help and exits 0.
  *
  * Errors are run-lab's own, one line "run-lab: ..." (a topology's own
@@ -43,6 +44,65 @@ static char *bench_names(const char *lab)
 			sb_printf(&b, "%.*s\n", (int)strcspn(line, " \t\n"), line);
 	pclose(p);
 	return b.s ? b.s : xstrdup("");
+}
+
+/*
+ * kernel/build.sh's refusal of a --kernel patched:N (its stderr, the prefix
+ * "kernel/build.sh: --flavor " and trailing newlines dropped), or NULL.
+ */
+char *kernel_flavor_refusal(const char *said, int status)
+{
+	static const char prefix[] = "kernel/build.sh: --flavor ";
+	size_t len;
+
+	if (!status)
+		return NULL;
+	if (!strncmp(said, prefix, sizeof(prefix) - 1))
+		said += sizeof(prefix) - 1;
+	len = strlen(said);
+	while (len && said[len - 1] == '\n')
+		len--;
+	return xasprintf("--kernel: %.*s", (int)len, said);
+}
+
+static int check_flavor(const char *lab, const char *kernel)
+{
+	struct sbuf cmd = { 0 }, said = { 0 };
+	char buf[512], *why;
+	size_t n;
+	FILE *p;
+	int status;
+
+	if (strncmp(kernel, "patched:", 8))
+		return 0;
+	sb_printf(&cmd, "%s/kernel/build.sh", lab);
+	{
+		char *path = cmd.s;
+
+		cmd = (struct sbuf){ 0 };
+		sb_shell_word(&cmd, path);
+		free(path);
+	}
+	sb_puts(&cmd, " --flavor ");
+	sb_shell_word(&cmd, kernel);
+	sb_puts(&cmd, " --key 2>&1 >/dev/null");
+	fflush(NULL);
+	p = popen(cmd.s, "r");
+	sb_free(&cmd);
+	if (!p) {
+		fprintf(stderr, "run-lab: --kernel: cannot run kernel/build.sh: %s\n", strerror(errno));
+		return RUNOPTS_USAGE;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		sb_putn(&said, buf, n);
+	status = pclose(p);
+	why = kernel_flavor_refusal(said.s ? said.s : "", status);
+	sb_free(&said);
+	if (!why)
+		return 0;
+	fprintf(stderr, "run-lab: %s\n", why);
+	free(why);
+	return RUNOPTS_USAGE;
 }
 
 static void assign(struct sbuf *b, const char *name, const char *value)
@@ -131,6 +191,8 @@ int cmd_args(int argc, char **argv)
 	}
 	if (rc)
 		fprintf(stderr, "run-lab: %s\n", err);
+	else if (names)
+		rc = check_flavor(lab, o.kernel);
 	if (rc || names)
 		goto out;
 	/* Every topology is checked before anything is built, booted or written. */

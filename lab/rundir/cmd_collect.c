@@ -20,6 +20,11 @@
  * report raw/memtiming-BOOT.txt becomes rows and checks as well
  * (lab/boot/accounting.c); a malformed report is a failed check naming its line.
  *
+ * With --say LABEL (run-lab.sh's "boot 2/4"), the line is run-lab's: on
+ * stderr as "[  12s] LABEL: ok: ..." (util.h's say(), so not under -q)
+ * when the boot went well, else as "run-lab: LABEL: ..." even under -q,
+ * followed by the first 40 lines of the boot's panic excerpt, indented.
+ *
  * Exit: 0 all well; 1 the boot ran but a step or check failed; 3 the boot
  * itself failed (panic, timeout, truncated, corrupt); 64/66/74 usage/input/IO.
  */
@@ -399,7 +404,7 @@ static int write_rows(struct collect *c, const char *path)
 	return rc;
 }
 
-int cmd_collect(int argc, char **argv)
+static int collect(int argc, char **argv, struct sbuf *line)
 {
 	struct collect c = { .topology = "-", .status = "ok", .exec_rc = -1 };
 	const char *qemu_status = "ok", *memtiming = NULL, *topo_file = NULL;
@@ -602,7 +607,7 @@ int cmd_collect(int argc, char **argv)
 		free(s.s);
 	}
 
-	printf("boot %s: %s: %lu rows, checks %lu ok / %lu not ok / %lu skipped, steps %lu ok / %lu failed%s%s\n",
+	sb_printf(line, "boot %s: %s: %lu rows, checks %lu ok / %lu not ok / %lu skipped, steps %lu ok / %lu failed%s%s\n",
 	       c.boot, c.status, c.nrows, c.tap_ok, c.tap_fail, c.tap_skip,
 	       c.steps_ok, c.steps_failed, c.reason ? "; " : "",
 	       c.reason ? c.reason : "");
@@ -624,5 +629,80 @@ done:
 	free(name);
 	runopts_free_argv(saved, nsaved);
 	runopts_free(&o);
+	return rc;
+}
+
+void collect_say(const char *label, const char *boot, int rc, const char *line, struct sbuf *out)
+{
+	const char *text = line ? line : "";
+	size_t n = strlen(boot);
+
+	if (!strncmp(text, "boot ", 5) && !strncmp(text + 5, boot, n) && !strncmp(text + 5 + n, ": ", 2))
+		text += 5 + n + 2;
+	sb_printf(out, "%s%s: %.*s\n", rc ? "run-lab: " : "", label, (int)strcspn(text, "\n"), text);
+}
+
+void sb_indent(struct sbuf *out, const char *text, int max_lines)
+{
+	for (int n = 0; *text && n < max_lines; n++) {
+		size_t len = strcspn(text, "\n");
+
+		sb_printf(out, "    %.*s\n", (int)len, text);
+		text += len + (text[len] == '\n');
+	}
+}
+
+int cmd_collect(int argc, char **argv)
+{
+	const char *label = NULL, *pos[2] = { NULL, NULL };
+	struct sbuf line = { 0 };
+	char **v = xcalloc((size_t)argc + 1, sizeof(*v));
+	int n = 0, npos = 0, rc;
+
+	for (int i = 0; i < argc; i++) {
+		if (i > 0 && !strcmp(argv[i], "--say") && i + 1 < argc) {
+			label = argv[++i];
+			continue;
+		}
+		v[n++] = argv[i];
+		/* RUN-DIR and BOOT-ID: the words that are not an option or its value */
+		if (i > 0 && argv[i][0] == '-' && i + 1 < argc)
+			v[n++] = argv[++i];
+		else if (i > 0 && npos < 2)
+			pos[npos++] = argv[i];
+	}
+	rc = collect(n, v, &line);
+	if (!label) {
+		if (line.len)
+			fwrite(line.s, 1, line.len, stdout);
+	} else {
+		const char *boot = pos[1] ? pos[1] : "";
+		char *path = pos[1] ? run_file_path(pos[0], RUN_FILE_BOOT_PANIC, boot) : NULL, *panic;
+		struct sbuf out = { 0 };
+		size_t len;
+
+		collect_say(label, boot, rc, line.s, &out);
+		if (rc)
+			fputs(out.s, stderr);
+		else
+			say("%.*s", (int)out.len - 1, out.s);
+		sb_free(&out);
+		/* a failed boot is said even under -q, with the kernel's last words */
+		if (path && read_file_all(path, &panic, &len) == 0) {
+			sb_indent(&out, panic, 40);
+			if (out.len)
+				fputs(out.s, stderr);
+			sb_free(&out);
+			free(panic);
+		}
+		free(path);
+	}
+	sb_free(&line);
+	free(v);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "labtool collect: cannot write\n");
+		if (!rc)
+			rc = EXIT_IOERR;
+	}
 	return rc;
 }

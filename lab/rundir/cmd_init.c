@@ -11,6 +11,10 @@
  * --kernel-dir DIR, KEY=VALUE).  Prints the run directory.  Each file is
  * written atomically.
  *
+ * With --staging DIR --initramfs F, first DIR's file system must hold the
+ * initramfs of every boot in flight (-j of them; each F's size and 8 MiB,
+ * run-lab.sh's staging), else run-lab's one line naming $TMPDIR, exit 2.
+ *
  * With --run RUN-DIR the run exists (--resume): meta.json is written, from
  * its started and the options, only if the run has none (a run begun
  * before labtool meta wrote it at the start).
@@ -30,12 +34,13 @@
 #include "commands.h"
 #include "meta.h"
 #include "runopts.h"
+#include "rundir.h"
 #include "runfiles.h"
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: labtool init [--run RUN-DIR [--no-meta] | --plan LAB-DIR] [--kernel-dir DIR] "
-			"[KEY=VALUE]... -- RUN-LAB-OPTIONS... [--] TOPOLOGY...\n");
+			"[--staging DIR --initramfs F] [KEY=VALUE]... -- RUN-LAB-OPTIONS... [--] TOPOLOGY...\n");
 	return EXIT_USAGE;
 }
 
@@ -154,6 +159,35 @@ static int check_space(const char *dir, const struct run_opts *o)
 	}
 	free(at);
 	return rc;
+}
+
+long staging_need_mib(long long initramfs_bytes, long jobs)
+{
+	return (long)(initramfs_bytes / 1048576 + 8) * jobs;
+}
+
+/* room in @dir for -j boots' initramfs, each the size of @initramfs and 8 MiB */
+static int check_staging(const char *dir, const char *initramfs, const struct run_opts *o)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct statvfs v;
+	struct stat sb;
+	long need, have;
+
+	if (stat(initramfs, &sb) < 0) {
+		fprintf(stderr, "labtool init: %s: %s\n", initramfs, strerror(errno));
+		return EXIT_NOINPUT;
+	}
+	/* a file system that does not say: not checked, as df printing nothing */
+	if (statvfs(dir, &v) < 0)
+		return 0;
+	need = staging_need_mib((long long)sb.st_size, o->jobs);
+	have = (long)((unsigned long long)v.f_bavail * v.f_frsize / 1024 / 1024);
+	if (have >= need)
+		return 0;
+	fprintf(stderr, "run-lab: %s: only %ld MiB free; staging %ld boot(s) needs about %ld MiB (set TMPDIR)\n",
+		tmp && *tmp ? tmp : "/tmp", have, o->jobs, need);
+	return RUNOPTS_USAGE;
 }
 
 /* A run that exists (--resume): writable, with room; meta.json if it has none. */
@@ -339,7 +373,7 @@ static int plan_runs(struct run_opts *o, const char *lab, char **extra, int next
 int cmd_init(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
-	const char *existing = NULL, *plan_lab = NULL;
+	const char *existing = NULL, *plan_lab = NULL, *staging = NULL, *initramfs = NULL;
 	char **extra = xcalloc((size_t)argc, sizeof(*extra)), err[1024];
 	int nextra = 0, i = 1, rc = 0;
 	bool meta = true;
@@ -349,6 +383,10 @@ int cmd_init(int argc, char **argv)
 			existing = argv[++i];
 		} else if (!strcmp(argv[i], "--plan") && i + 1 < argc) {
 			plan_lab = argv[++i];
+		} else if (!strcmp(argv[i], "--staging") && i + 1 < argc) {
+			staging = argv[++i];
+		} else if (!strcmp(argv[i], "--initramfs") && i + 1 < argc) {
+			initramfs = argv[++i];
 		} else if (!strcmp(argv[i], "--no-meta")) {
 			meta = false;
 		} else if (!strcmp(argv[i], "--kernel-dir") && i + 1 < argc) {
@@ -361,7 +399,7 @@ int cmd_init(int argc, char **argv)
 			return usage();
 		}
 	}
-	if (i == argc || (existing && plan_lab)) {
+	if (i == argc || (existing && plan_lab) || !staging != !initramfs) {
 		free(extra);
 		return usage();
 	}
@@ -372,6 +410,8 @@ int cmd_init(int argc, char **argv)
 		fprintf(stderr, "labtool init: %s\n", err);
 		goto out;
 	}
+	if (staging && (rc = check_staging(staging, initramfs, &o)))
+		goto out;
 	if (existing) {
 		rc = existing_run(existing, &o, meta, extra, nextra);
 		goto out;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * labtool outcome RUN-DIR BOOT-ID [--kernel-release R]
+ * labtool outcome RUN-DIR BOOT-ID [--kernel-release R] [--say LABEL]
  *
  * A collected boot's outcome, as run-lab.sh exits with it (lab/rundir/rundir.c,
  * boot_outcome): from boots/<boot>.status, 3 the boot failed; for a run of
@@ -11,7 +11,13 @@
  * for a run collected before the per-boot files) is compared with the
  * topology as `labtool check-guest` does, its differences on stderr; stdout
  * then says "match NAME.yaml" or "differs TOPOLOGY-FILE", and a difference
- * makes the outcome at least 1.
+ * makes the outcome at least 1.  With --say LABEL (run-lab.sh's "boot
+ * 2/4") the verdict is run-lab's line on stderr instead: "[  12s] LABEL:
+ * the guest's view matches NAME.yaml" (util.h's say(): not under -q), or
+ * "run-lab: LABEL: the guest's view of the machine differs from
+ * TOPOLOGY-FILE (above)", even under -q; for a failed --exec command
+ * "run-lab: LABEL: the command exited with status N (run-lab exits 4)",
+ * even under -q.
  *
  * Exit: the outcome (0, 1, 3, 4); 3 also when the boot
  * has no readable status file or run.args; 64 usage.
@@ -30,7 +36,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: labtool outcome RUN-DIR BOOT-ID [--kernel-release R]\n");
+	fprintf(stderr, "usage: labtool outcome RUN-DIR BOOT-ID [--kernel-release R] [--say LABEL]\n");
 	return EXIT_USAGE;
 }
 
@@ -54,7 +60,7 @@ static int check_view(const char *topo, const char *view, const char *release)
 
 int cmd_outcome(int argc, char **argv)
 {
-	const char *run = NULL, *boot = NULL, *topo = NULL, *release = NULL;
+	const char *run = NULL, *boot = NULL, *topo = NULL, *release = NULL, *label = NULL;
 	struct run_opts o = { 0 };
 	bool exec, first = false;
 	char *path, *text, err[1024], **saved = NULL;
@@ -64,6 +70,8 @@ int cmd_outcome(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--kernel-release") && i + 1 < argc)
 			release = argv[++i];
+		else if (!strcmp(argv[i], "--say") && i + 1 < argc)
+			label = argv[++i];
 		else if (argv[i][0] == '-')
 			return usage();
 		else if (!run)
@@ -97,7 +105,10 @@ int cmd_outcome(int argc, char **argv)
 	} else {
 		rc = boot_outcome(text, exec, &exec_rc, err, sizeof(err));
 		free(text);
-		if (exec && exec_rc > 0)
+		if (exec && exec_rc > 0 && label)
+			fprintf(stderr, "run-lab: %s: the command exited with status %d (run-lab exits 4)\n",
+				label, exec_rc);
+		else if (exec && exec_rc > 0)
 			printf("exec-status %d\n", exec_rc);
 	}
 	if (rc < 0) {
@@ -115,11 +126,17 @@ int cmd_outcome(int argc, char **argv)
 		}
 		if (stat(view, &sb) == 0) {
 			int c = check_view(topo, view, release);
+			const char *name = strrchr(topo, '/') ? strrchr(topo, '/') + 1 : topo;
 
-			if (c)
+			if (c && label)
+				fprintf(stderr, "run-lab: %s: the guest's view of the machine differs from %s (above)\n",
+					label, topo);
+			else if (c)
 				printf("differs %s\n", topo);
+			else if (label)
+				say("%s: the guest's view matches %s", label, name);
 			else
-				printf("match %s\n", strrchr(topo, '/') ? strrchr(topo, '/') + 1 : topo);
+				printf("match %s\n", name);
 			if (c && rc < 1)
 				rc = 1;
 		}

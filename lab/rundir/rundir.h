@@ -63,4 +63,24 @@ int summary_build(const char *run, struct sbuf *out, char *err, size_t errlen);
  */
 char *guest_view_boot(const char *run);
 
+/*
+ * run-lab's line for a collected boot (labtool collect --say LABEL): the
+ * collect line @line ("boot ID: ok: ...", NULL if collect printed none)
+ * without its "boot ID: ", after "LABEL: "; prefixed "run-lab: " when the
+ * collect's exit @rc is not 0 (said even under -q).  One line into @out.
+ */
+void collect_say(const char *label, const char *boot, int rc, const char *line, struct sbuf *out);
+/* The first @max_lines lines of @text, each indented by four spaces, into @out. */
+void sb_indent(struct sbuf *out, const char *text, int max_lines);
+
+/* A child's wait status as the shell's $? gives it: its exit code, or 128 + the signal. */
+int shell_exit_status(int wstatus);
+
+/*
+ * What run-lab's staging needs for -j @jobs boots at once (labtool init
+ * --staging): one initramfs each, the base image of @initramfs_bytes and
+ * 8 MiB (the plan, the --add files), in whole MiB.
+ */
+long staging_need_mib(long long initramfs_bytes, long jobs);
+
 #endif

@@ -561,6 +561,43 @@ void sb_shell_arg(struct sbuf *b, const char *s)
 		sb_shell_word(b, s);
 }
 
+void sb_bash_q(struct sbuf *b, const char *s)
+{
+	static const char special[] = " \t\n!\"$&'()*,;<>?[\\]^`{|}";
+	const unsigned char *p;
+
+	if (!*s) {
+		sb_puts(b, "''");
+		return;
+	}
+	for (p = (const unsigned char *)s; *p && *p >= 0x20 && *p != 0x7f; p++)
+		;
+	if (*p) {
+		/* a control character: $'...', as bash's ansic_quote */
+		sb_puts(b, "$'");
+		for (p = (const unsigned char *)s; *p; p++) {
+			char c = *p == '\a' ? 'a' : *p == '\b' ? 'b' : *p == '\f' ? 'f' : *p == '\n' ? 'n' :
+				 *p == '\r' ? 'r' : *p == '\t' ? 't' : *p == '\v' ? 'v' : *p == 033 ? 'E' :
+				 *p == '\\' || *p == '\'' ? (char)*p : 0;
+
+			if (c)
+				sb_printf(b, "\\%c", c);
+			else if (*p < 0x20 || *p == 0x7f)
+				sb_printf(b, "\\%03o", *p);
+			else
+				sb_putc(b, (char)*p);
+		}
+		sb_putc(b, '\'');
+		return;
+	}
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (strchr(special, *p) || (*p == '#' && p == (const unsigned char *)s) ||
+		    (*p == '~' && (p == (const unsigned char *)s || p[-1] == ':' || p[-1] == '=')))
+			sb_putc(b, '\\');
+		sb_putc(b, (char)*p);
+	}
+}
+
 void runopts_free(struct run_opts *o)
 {
 	for (size_t i = 0; i < o->nadds; i++)

@@ -95,6 +95,21 @@ void sb_shell_word(struct sbuf *b, const char *s);
 /* @s as one shell word, as it is when that is safe (A-Za-z0-9_./=:+@%^-), else quoted. */
 void sb_shell_arg(struct sbuf *b, const char *s);
 
+/*
+ * @s as bash's printf %q writes it (run-lab's --print-qemu): each of
+ * " \t\n!\"$&'()*,;<>?[\\]^`{|}" after a backslash, '#' and '~' too where
+ * the shell would expand them; with a control character $'...'; '' if empty.
+ */
+void sb_bash_q(struct sbuf *b, const char *s);
+
+/*
+ * `labtool args --names`'s words for kernel/build.sh's refusal of a
+ * --kernel patched:N: "--kernel: " and its stderr @said without the
+ * "kernel/build.sh: --flavor " prefix and trailing newlines; NULL if its
+ * exit @status is 0.  Free the result.
+ */
+char *kernel_flavor_refusal(const char *said, int status);
+
 /* run-lab's --help text. */
 extern const char runopts_help[];
 

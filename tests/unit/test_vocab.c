@@ -46,6 +46,7 @@ TEST(vocab_host_finds_every_word)
 	CHECK(list_ok(vocab_scenario_names, VOCAB_NSCENARIOS, vocab_scenario));
 	CHECK(list_ok(vocab_pagesize_names, VOCAB_NPAGESIZES, vocab_pagesize));
 	CHECK(list_ok(vocab_row_key_names, VOCAB_NROW_KEYS, vocab_row_key));
+	CHECK(list_ok(vocab_row_bench_names, VOCAB_NROW_BENCHES, vocab_row_bench));
 	CHECK(vocab_policy("nosuch") < 0 && vocab_outcome(NULL) < 0 && vocab_profile("") < 0);
 }
 
@@ -113,4 +114,22 @@ TEST(vocab_join_words)
 
 	CHECK_STR(vocab_join(vocab_profile_names, buf, sizeof(buf)), "quick, default, full");
 	CHECK_STR(vocab_join(vocab_profile_names, buf, 8), "quick, ");
+}
+
+/*
+ * The bench= of every ROW tierbench prints is a microbenchmark's to the
+ * report (it was a second list in report_util.c, which lacked "threads":
+ * the mpol_* counter rows of bench threads were drawn as a workload's).
+ * That tierbench prints no other: benchlist.c refuses a benchmark whose
+ * name is not in the list, tests/test_bench_cli.sh every bench= it printed.
+ */
+TEST(vocab_row_benches_are_tierbench_rows)
+{
+	for (int b = 0; b < VOCAB_NROW_BENCHES; b++)
+		CHECK(bench_is_micro(vocab_row_bench_names[b]));
+	CHECK(bench_is_micro("threads") && bench_is_micro("threads_2nodes") &&
+	      bench_is_micro("latency_task") && bench_is_micro("single-node"));
+	/* wlrun's workloads and the host's own phase rows are not */
+	CHECK(!bench_is_micro("fio-randrw") && !bench_is_micro("phase") && !bench_is_micro(""));
+	CHECK(vocab_row_bench("latency") == 0 && vocab_row_bench("nosuch") < 0);
 }
