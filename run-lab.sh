@@ -218,8 +218,8 @@ for id in $(seq 1 "$total"); do
 	fi
 done
 while [ -n "$(jobs -rp)" ]; do wait || true; done
-worst=$(sort -n "$work"/rc-* 2>/dev/null | tail -n 1 || true)
-worst=${worst:-0}
+# the worst boot's code: a failed boot (3) over a failed --exec command (4)
+worst=$("$labtool" worst $(cat "$work"/rc-* 2>/dev/null)) || exit $?
 if [ "$interrupted" = 1 ]; then
 	echo "run-lab: interrupted; finish with: ./run-lab.sh --resume $run${only_boot:+ --only-boot $only_boot}" >&2
 	exit 130

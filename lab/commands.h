@@ -25,6 +25,7 @@
 	X(prepare, "RUN-DIR BOOT-ID --kernel F --initrd F ...", "write a boot's plan and QEMU command, print its argv") \
 	X(collect, "RUN-DIR BOOT-ID [options]", "parse a boot's channel into its rows and files") \
 	X(outcome, "RUN-DIR BOOT-ID [--exec] [--guest-view T --kernel-release R]", "exit with a collected boot's outcome") \
+	X(worst, "CODE...", "print the worst of several boots' exit codes (3 a failed boot over 4 a failed command)") \
 	X(finish, "RUN-DIR", "write summary.csv and guest-topology.csv from the boots' files") \
 	X(report, "RUN-DIR", "regenerate plots and report.html/report.md of a run") \
 	X(compare, "RUN-DIR RUN-DIR...", "compare runs side by side, differences with CIs") \

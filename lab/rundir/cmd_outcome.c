@@ -105,10 +105,11 @@ int cmd_outcome(int argc, char **argv)
 	} else {
 		rc = boot_outcome(text, exec, &exec_rc, err, sizeof(err));
 		free(text);
-		if (exec && exec_rc > 0 && label)
+		/* not for a failed boot (3): run-lab does not exit 4 then */
+		if (rc == OUTCOME_EXEC_FAILED && label)
 			fprintf(stderr, "run-lab: %s: the command exited with status %d (run-lab exits 4)\n",
 				label, exec_rc);
-		else if (exec && exec_rc > 0)
+		else if (rc == OUTCOME_EXEC_FAILED)
 			printf("exec-status %d\n", exec_rc);
 	}
 	if (rc < 0) {
@@ -145,4 +146,27 @@ int cmd_outcome(int argc, char **argv)
 	runopts_free_argv(saved, nsaved);
 	runopts_free(&o);
 	return rc;
+}
+
+/*
+ * labtool worst CODE...: the worst of several boots' exit codes
+ * (outcome_worst()), printed; 0 with none.  Exit 64 for a word that is not
+ * a code.
+ */
+int cmd_worst(int argc, char **argv)
+{
+	int worst = 0;
+
+	for (int i = 1; i < argc; i++) {
+		char *end;
+		long v = strtol(argv[i], &end, 10);
+
+		if (!*argv[i] || *end || v < 0 || v > 255) {
+			fprintf(stderr, "labtool worst: '%s' is not an exit code (0-255)\n", argv[i]);
+			return EXIT_USAGE;
+		}
+		worst = outcome_worst(worst, (int)v);
+	}
+	printf("%d\n", worst);
+	return 0;
 }

@@ -30,8 +30,16 @@ int boot_outcome(const char *status_text, bool exec, int *exec_rc, char *err, si
 		return -1;
 	}
 	if (exec && kv_value(status_text, '\n', "exec_rc", erc, sizeof(erc)) && *erc &&
-	    strcmp(erc, "-1"))
-		rc = atoi(erc);
+	    strcmp(erc, "-1")) {
+		char *end;
+		long v = strtol(erc, &end, 10);
+
+		if (*end || v < 0 || v > 255) {
+			snprintf(err, errlen, "exec_rc=%s is not a status (0-255)", erc);
+			return -1;
+		}
+		rc = (int)v;
+	}
 	if (exec_rc)
 		*exec_rc = rc;
 	if (strcmp(st, "ok"))
@@ -44,6 +52,27 @@ int boot_outcome(const char *status_text, bool exec, int *exec_rc, char *err, si
 	    (kv_value(status_text, '\n', "steps_failed", n, sizeof(n)) && strtoul(n, NULL, 10)))
 		return 1;
 	return 0;
+}
+
+static int outcome_rank(int rc)
+{
+	switch (rc) {
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	case OUTCOME_EXEC_FAILED:
+		return 2;
+	case 3:
+		return 3;
+	default:
+		return rc < 0 ? 4 : 4 + rc;
+	}
+}
+
+int outcome_worst(int a, int b)
+{
+	return outcome_rank(b) > outcome_rank(a) ? b : a;
 }
 
 static bool all_digits(const char *s)

@@ -45,6 +45,14 @@ const char *boot_exit_word(int rc);
 #define OUTCOME_EXEC_FAILED 4
 int boot_outcome(const char *status_text, bool exec, int *exec_rc, char *err, size_t errlen);
 
+/*
+ * The worse of two exit codes of boots, as a run of several exits: 0, then
+ * 1 (a check or step failed), then 4 (the --exec command failed), then 3
+ * (a boot failed: a panic outranks a command's status), then any other
+ * code (usage, files, an interruption) by its value.
+ */
+int outcome_worst(int a, int b);
+
 /* Boot ids in run order: numbers by value (2 before 10), before other names. */
 int boot_id_cmp(const char *a, const char *b);
 

@@ -675,4 +675,5 @@ const char runopts_help[] =
 	"\n"
 	"exit: 0 all well; 1 a check or step failed; 2 bad usage; 3 a boot failed\n"
 	"(panic, hang, truncated results); 4 the --exec command's status was not 0;\n"
-	"65 invalid topology; 66 missing file.  Over several boots, the highest.\n";
+	"65 invalid topology; 66 missing file.  Over several boots the worst: 3 over 4\n"
+	"over 1, any other code over those.\n";

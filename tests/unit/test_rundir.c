@@ -173,10 +173,27 @@ TEST(boot_outcome_from_its_status_file)
 	}
 	CHECK(boot_outcome("status=ok\nsteps_failed=0\nexec_rc=0\n", true, NULL, err, sizeof(err)) == 0);
 	CHECK(boot_outcome("status=ok\nsteps_failed=1\nexec_rc=-1\n", true, NULL, err, sizeof(err)) == 1);
+	/* a malformed status is an error, never a success */
+	CHECK(boot_outcome("status=ok\nexec_rc=x\n", true, NULL, err, sizeof(err)) == -1);
+	CHECK(boot_outcome("status=ok\nexec_rc=300\n", true, NULL, err, sizeof(err)) == -1);
 	/* the key at a line's start only */
 	CHECK(boot_outcome("reason=x status=ok\nstatus=fail\n", false, NULL, err, sizeof(err)) == 3);
 	CHECK(boot_outcome("rows=1\n", false, NULL, err, sizeof(err)) == -1);
 	CHECK_STR(err, "no status= line");
+}
+
+TEST(outcome_worst_ranks_a_failed_boot_over_a_failed_command)
+{
+	/* 0 < 1 (a check) < 4 (the --exec command) < 3 (a boot) < anything else */
+	CHECK(outcome_worst(0, 1) == 1);
+	CHECK(outcome_worst(1, 4) == 4);
+	CHECK(outcome_worst(4, 1) == 4);
+	CHECK(outcome_worst(3, 4) == 3);
+	CHECK(outcome_worst(4, 3) == 3);
+	CHECK(outcome_worst(3, 65) == 65);
+	CHECK(outcome_worst(130, 3) == 130);
+	CHECK(outcome_worst(2, 4) == 2);
+	CHECK(outcome_worst(0, 0) == 0);
 }
 
 static char *xstrndup_line(const char *s)
