@@ -188,6 +188,7 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 	}
 	if (filled) {
 		struct nodeset mem;
+		int drained;
 
 		/*
 		 * Every filled case starts with the per-CPU lists drained (at most
@@ -206,10 +207,17 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 		 * short lists) before the case runs.
 		 */
 		mem_nodes(&mem);
-		if (pcp_drain_small(&mem, 1024))
+		drained = pcp_drain_small(&mem, 1024);
+		if (drained > 0)
 			msg("%s/%s/%s/%s: the per-CPU lists did not drain below 1 MiB per node (start_pcp_mib rows)",
 			    k->bench, k->policy, k->pagesize, k->scenario);
 		start_rows(k);
+		if (drained < 0) {
+			/* the lists' sizing is not the kernel's: not the case's scenario */
+			snprintf(sh->invalid_why, sizeof(sh->invalid_why),
+				 "pcp_sizing: %s could not be set or written back", PCP_HIGH_SYSCTL);
+			return OUT_INVALID;
+		}
 		if (f->pid < 0 || scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why))) {
 			if (f->pid < 0)
 				snprintf(sh->invalid_why, sizeof(sh->invalid_why),
@@ -276,19 +284,19 @@ const char *pagesize_unavailable(enum pagesize ps, char *why, size_t len)
  * pool as it was: with --mib/2 pages on the preferred nodes, bind "completed,
  * all on its nodes" in full and pressure, as in free.  The hugetlb form of
  * a full node is a short pool: in full and pressure the preferred nodes
- * hold half a case between them (at least a page each), so BIND meets
- * SIGBUS and the other policies overflow to the other nodes' pools, which
- * hold a whole case each.
+ * hold half a case between them, rounded down (no page at all for a case
+ * of fewer pages than twice the preferred nodes), so BIND meets SIGBUS and
+ * the other policies overflow to the other nodes' pools, which hold a
+ * whole case each.
  */
 long hugetlb_scenario_pages(const struct opts *o, enum scenario sc, int node)
 {
 	long case_pages = o->mib / 2 > 0 ? o->mib / 2 : 1;
-	long k = ns_count(&o->preferred), per;
+	long k = ns_count(&o->preferred);
 
 	if (sc == SC_FREE || !ns_has(&o->preferred, node) || k <= 0)
 		return case_pages;
-	per = case_pages / 2 / k;
-	return per > 0 ? per : 1;
+	return case_pages / 2 / k;
 }
 
 void hugetlb_scenario_pools(const struct opts *o, const char *bench, enum scenario sc)

@@ -207,7 +207,8 @@ static int run_fo_case(const struct opts *o, const struct nodeset *pref, struct 
 		 * digs below the watermarks (a non-blocking allocation may go
 		 * below min) */
 		ns_for_each(n, pref) {
-			long free_kib = node_meminfo_kib(n, "MemFree");
+			/* with the per-CPU lists, which run_case() drains into MemFree */
+			long free_kib = node_free_pcp_kib(n);
 			char metric[48];
 
 			snprintf(metric, sizeof(metric), "free_mib_node%d", n);

@@ -674,7 +674,7 @@ int pcp_drain_small(const struct nodeset *ns, long max_kib)
 	/* saved first, so an exit or a timeout in between restores it */
 	if (sysctl_save_write(PCP_HIGH_SYSCTL, 1L << 20))
 		return -1;
-	rc = pcp_drain(ns, max_kib);
+	rc = pcp_drain(ns, max_kib) ? 1 : 0;
 	snprintf(now, sizeof(now), "%ld\n", cur);
 	if (write_str(path, now, strlen(now))) {
 		msg("%s: cannot write '%ld' back: %s", path, cur, strerror(errno));

@@ -241,7 +241,8 @@ int sysctl_save_write(const char *name, long val);
  * Drain the per-CPU lists of @ns to @max_kib per node or less with the
  * lists made small for the moment (PCP_HIGH_SYSCTL at its largest, which
  * the running benchmark declares), then their sizing as it was just
- * before.  0, or -1 (said) when they did not get there.
+ * before.  0; 1 (said) when they did not get there; -1 (said) when the
+ * sizing could not be set or written back (the lists may stay small).
  */
 int pcp_drain_small(const struct nodeset *ns, long max_kib);
 struct needs;
