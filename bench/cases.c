@@ -289,7 +289,7 @@ const char *pagesize_unavailable(enum pagesize ps, char *why, size_t len)
  * the other policies overflow to the other nodes' pools, which hold a
  * whole case each.
  */
-long hugetlb_scenario_pages(const struct opts *o, enum scenario sc, int node)
+static long hugetlb_scenario_pages(const struct opts *o, enum scenario sc, int node)
 {
 	long case_pages = o->mib / 2 > 0 ? o->mib / 2 : 1;
 	long k = ns_count(&o->preferred);

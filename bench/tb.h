@@ -404,8 +404,6 @@ const char *pagesize_unavailable(enum pagesize ps, char *why, size_t len);
  * page size 2m, scenario @sc.  Restored by knobs_restore().
  */
 void hugetlb_scenario_pools(const struct opts *o, const char *bench, enum scenario sc);
-/* Per node, the 2 MiB pages hugetlb_scenario_pools() asks for. */
-long hugetlb_scenario_pages(const struct opts *o, enum scenario sc, int node);
 /* Touch [p, p+len) one write per @stride; progress into sh->pages_done. */
 void touch_pages(char *p, size_t len, size_t stride, struct shared *sh);
 /* Share of @per_node (4 KiB units) that lies in @ns. */
