@@ -30,6 +30,7 @@ include bench/bench.mk
 include guest/guest.mk
 include plugin/plugin.mk
 include tests/kernel/kernel-tests.mk
+include selftests/selftests.mk
 
 .PHONY: all host guest deps deps-test test test-kernels unit report bench-lab kernel clean help
 
@@ -37,7 +38,7 @@ include tests/kernel/kernel-tests.mk
 deps:
 	@lab/deps.sh build
 deps-test:
-	@lab/deps.sh build test
+	@lab/deps.sh build test selftests
 
 kernel:
 	@kernel/build.sh >/dev/null
@@ -67,6 +68,6 @@ clean:
 	rm -rf $(B)
 
 help:
-	@echo "targets: all (host+guest), initramfs, deps, deps-test, kernel, test, test-kernels, unit, report RUN=DIR [FITS=yes|no|unknown], bench-lab, clean"
+	@echo "targets: all (host+guest), initramfs, deps, deps-test, kernel, test, test-kernels, unit, report RUN=DIR [FITS=yes|no|unknown], bench-lab, selftests-mm (the kernel's mm selftests, static, in build/selftests/mm), clean"
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -14,6 +14,13 @@ $(B)/guest/topoprobe: guest/topoprobe.c
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -o $@ guest/topoprobe.c $(GUEST_LIBS)
 
+# suiterun runs an external suite's test programs, each with a timeout, one
+# line per test (README "Running an external test suite").
+GUEST_BINS += $(B)/guest/suiterun
+$(B)/guest/suiterun: guest/suiterun.c
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -o $@ guest/suiterun.c $(GUEST_LIBS)
+
 # Programs from Debian that go into the initramfs with the shared libraries
 # they resolve to.
 GUEST_PROGRAMS := fio stress-ng numactl numastat

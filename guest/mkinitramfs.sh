@@ -36,6 +36,10 @@ for prog in "$@"; do
 		cp -L "$lib" "$stage$lib"
 	done
 done
-echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+# root, and the unprivileged user and group that test suites run things as
+# (uid/gid 65534; "nogroup" is Debian's name for the group, "nobody" others').
+printf '%s\n' "root:x:0:0:root:/root:/bin/sh" \
+	"nobody:x:65534:65534:nobody:/nonexistent:/bin/false" > "$stage/etc/passwd"
+printf '%s\n' "root:x:0:" "nobody:x:65534:" "nogroup:x:65534:" > "$stage/etc/group"
 (cd "$stage" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet --reproducible) > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * suiterun: run an external test suite's programs in the guest, each with a
+ * timeout, and say one line per test.
+ *
+ *   suiterun [-C DIR] LIST
+ *
+ * LIST has one entry a line ('#' lines and blank lines are skipped):
+ *
+ *   NAME TIMEOUT-SECONDS PROGRAM [ARG...]   a test, run with execvp in DIR
+ *   ! SHELL-COMMAND                          a setup step, run by /bin/sh -c
+ *
+ * Words are separated by blanks, without quoting.  DIR is LIST's directory
+ * unless -C says otherwise.  Each test runs in its own process group with
+ * stdin from /dev/null; its stdout and stderr are copied to ours, each line
+ * prefixed with "# NAME| ", and it ends with one line
+ *
+ *   NAME: pass|skip|fail (exit N | signal N | timeout after Ns, T s[; sub-tests])
+ *
+ * by the kselftest convention: exit 0 pass, 4 skip (KSFT_SKIP), anything
+ * else fail; a test past its TIMEOUT gets SIGTERM, 2 s later SIGKILL (its
+ * whole group), and fails.  "sub-tests" counts the TAP lines the test
+ * printed itself ("ok", "ok ... # SKIP", "not ok"), so a test that passes
+ * while skipping half of its cases shows it.  The last lines are a summary:
+ *
+ *   suiterun: P pass, S skip, F fail (of N)
+ *
+ * Exit status: 0 if no test failed and every setup step succeeded, 1
+ * otherwise, 2 for bad usage or an unreadable LIST.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_LINE 4096
+#define MAX_ARGS 64
+#define TERM_GRACE 2
+#define KSFT_SKIP 4
+
+struct counts {
+	unsigned ok, skip, fail;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A TAP result line the test printed itself, counted in @c. */
+static void count_tap(const char *line, struct counts *c)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (!strncmp(line, "not ok ", 7))
+		c->fail++;
+	else if (!strncmp(line, "ok ", 3))
+		(strstr(line, "# SKIP") || strstr(line, "# skip")) ? c->skip++ : c->ok++;
+}
+
+static void out_line(const char *name, const char *line, struct counts *c)
+{
+	count_tap(line, c);
+	printf("# %s| %s\n", name, line);
+	fflush(stdout);
+}
+
+/* Waits for @pid until @deadline: 1 ended, 0 deadline first, -1 error. */
+static int wait_until(pid_t pid, int *status, double deadline)
+{
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+
+		if (w == pid)
+			return 1;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (now() >= deadline)
+			return 0;
+		usleep(10000);
+	}
+}
+
+/*
+ * Runs @argv in @dir with output through the prefix; the result in
+ * @status (wait status) and *@timed_out; 0, or -1 when it could not run.
+ */
+static int run(const char *name, const char *dir, char **argv, int timeout,
+	       int *status, int *timed_out, struct counts *c)
+{
+	static char buf[MAX_LINE + 1];
+	double deadline = now() + timeout;
+	size_t used = 0;
+	int pfd[2], eof = 0;
+	pid_t pid;
+
+	*timed_out = 0;
+	*status = 0;
+	if (pipe(pfd) < 0) {
+		fprintf(stderr, "suiterun: %s: pipe: %s\n", name, strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "suiterun: %s: fork: %s\n", name, strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		if (devnull >= 0)
+			dup2(devnull, STDIN_FILENO);
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		close(pfd[0]);
+		close(pfd[1]);
+		if (chdir(dir) < 0) {
+			fprintf(stderr, "suiterun: %s: cd %s: %s\n", name, dir, strerror(errno));
+			_exit(127);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "suiterun: %s: exec %s: %s\n", name, argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(pfd[1]);
+	while (!eof) {
+		double left = deadline - now();
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		char *line, *nl;
+		ssize_t n;
+
+		if (left <= 0) {
+			*timed_out = 1;
+			break;
+		}
+		if (poll(&p, 1, (int)(left * 1000) + 1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (!p.revents)
+			continue;
+		n = read(pfd[0], buf + used, MAX_LINE - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			eof = 1;
+			n = 0;
+		}
+		used += (size_t)n;
+		buf[used] = '\0';
+		line = buf;
+		while ((nl = memchr(line, '\n', used - (size_t)(line - buf)))) {
+			*nl = '\0';
+			out_line(name, line, c);
+			line = nl + 1;
+		}
+		used -= (size_t)(line - buf);
+		memmove(buf, line, used);
+		if (used == MAX_LINE || (eof && used)) {
+			buf[used] = '\0';
+			out_line(name, buf, c);
+			used = 0;
+		}
+	}
+	close(pfd[0]);
+	if (!*timed_out) {
+		int r = wait_until(pid, status, deadline);
+
+		if (r < 0) {
+			fprintf(stderr, "suiterun: %s: waitpid: %s\n", name, strerror(errno));
+			return -1;
+		}
+		if (!r)
+			*timed_out = 1;
+	}
+	if (*timed_out) {
+		kill(-pid, SIGTERM);
+		if (wait_until(pid, status, now() + TERM_GRACE) == 0) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, status, 0);
+		}
+	}
+	/* whatever the test left in its group goes with it */
+	kill(-pid, SIGKILL);
+	while (waitpid(-pid, NULL, WNOHANG) > 0)
+		;
+	return 0;
+}
+
+/* Splits @s in place at blanks into @argv (at most MAX_ARGS - 1 words). */
+static int split(char *s, char **argv)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, " \t"); tok; tok = strtok(NULL, " \t")) {
+		if (n == MAX_ARGS - 1)
+			return -1;
+		argv[n++] = tok;
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = NULL, *list;
+	char line[MAX_LINE], *slash, *listdir;
+	unsigned pass = 0, skip = 0, fail = 0, lineno = 0, setup_failed = 0;
+	FILE *f;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "C:")) != -1) {
+		if (opt != 'C')
+			goto usage;
+		dir = optarg;
+	}
+	if (optind != argc - 1)
+		goto usage;
+	list = argv[optind];
+	f = fopen(list, "r");
+	if (!f) {
+		fprintf(stderr, "suiterun: %s: %s\n", list, strerror(errno));
+		return 2;
+	}
+	listdir = strdup(list);
+	if (!listdir) {
+		fprintf(stderr, "suiterun: out of memory\n");
+		return 2;
+	}
+	slash = strrchr(listdir, '/');
+	if (slash)
+		*slash = '\0';
+	if (!dir)
+		dir = slash ? (*listdir ? listdir : "/") : ".";
+
+	while (fgets(line, sizeof(line), f)) {
+		char *args[MAX_ARGS], *end, *p = line;
+		struct counts c = { 0 };
+		int n, timeout, status, timed_out;
+		double start;
+		long t;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		if (*p == '!') {
+			char *sh[] = { "/bin/sh", "-c", p + 1, NULL };
+
+			printf("# setup: %s\n", p + 1);
+			if (run("setup", dir, sh, 60, &status, &timed_out, &c) < 0 || timed_out ||
+			    !WIFEXITED(status) || WEXITSTATUS(status)) {
+				printf("setup: fail (%s:%u: %s)\n", list, lineno, p + 1);
+				setup_failed++;
+			}
+			continue;
+		}
+		n = split(p, args);
+		if (n < 3) {
+			fprintf(stderr, "suiterun: %s:%u: want NAME TIMEOUT PROGRAM [ARG...]%s\n",
+				list, lineno, n < 0 ? " (too many words)" : "");
+			return 2;
+		}
+		errno = 0;
+		t = strtol(args[1], &end, 10);
+		if (errno || *end || t <= 0 || t > 86400) {
+			fprintf(stderr, "suiterun: %s:%u: timeout '%s': seconds from 1 to 86400\n",
+				list, lineno, args[1]);
+			return 2;
+		}
+		timeout = (int)t;
+		printf("# %s: %s", args[0], args[2]);
+		for (int i = 3; i < n; i++)
+			printf(" %s", args[i]);
+		printf(" (timeout %d s)\n", timeout);
+		start = now();
+		if (run(args[0], dir, args + 2, timeout, &status, &timed_out, &c) < 0) {
+			printf("%s: fail (could not run it)\n", args[0]);
+			fail++;
+			continue;
+		}
+		const char *verdict;
+		char how[64];
+
+		if (timed_out) {
+			verdict = "fail";
+			snprintf(how, sizeof(how), "timeout after %d s", timeout);
+		} else if (WIFSIGNALED(status)) {
+			verdict = "fail";
+			snprintf(how, sizeof(how), "signal %d", WTERMSIG(status));
+		} else {
+			int rc = WEXITSTATUS(status);
+
+			verdict = rc == 0 ? "pass" : rc == KSFT_SKIP ? "skip" : "fail";
+			snprintf(how, sizeof(how), "exit %d", rc);
+		}
+		*verdict == 'p' ? pass++ : *verdict == 's' ? skip++ : fail++;
+		printf("%s: %s (%s, %.1f s", args[0], verdict, how, now() - start);
+		if (c.ok + c.skip + c.fail)
+			printf("; sub-tests %u ok, %u skip, %u fail", c.ok, c.skip, c.fail);
+		printf(")\n");
+		fflush(stdout);
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "suiterun: %s: read error\n", list);
+		return 2;
+	}
+	fclose(f);
+	printf("suiterun: %u pass, %u skip, %u fail (of %u)%s\n", pass, skip, fail,
+	       pass + skip + fail, setup_failed ? "; a setup step failed" : "");
+	free(listdir);
+	return fail || setup_failed ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: suiterun [-C DIR] LIST\n");
+	return 2;
+}
