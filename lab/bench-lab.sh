@@ -8,13 +8,17 @@
 # env: BENCH_LAB_COLD=0 skips the cold kernel build (the 0.15x rebuild
 #      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5);
 #      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity profile
-#      scaling timing delay cold" (default: all but cold; cold is CI from
+#      scaling timing delay kconfig cold" (default: all but cold; cold is CI from
 #      nothing, about 45 min); BENCH_LAB_DELAY_BOOTS, the chase pairs the
 #      delay part measures (default 5); BENCH_LAB_TIMING_ARGS, the run the timing part times with
 #      --memory-timing off and count (default: quick, the benches and a
 #      workload whose cases mark phases);
 #      BENCH_LAB_CLOCKS, the clocks fidelity measures (default "wall icount");
-#      BENCH_LAB_PREALLOC_OFF=0 skips fidelity's prealloc-off wall run.
+#      BENCH_LAB_PREALLOC_OFF=0 skips fidelity's prealloc-off wall run;
+#      BENCH_LAB_BASE_KERNEL, a kernel directory of the cache (kernels/KEY,
+#      built from an earlier kernel/lab.config) that the kconfig part boots
+#      against the current one (without it the part says so and measures
+#      nothing).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lab=$PWD
@@ -25,7 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 boots=${BENCH_LAB_BOOTS:-5}
 topo=topologies/dram-pmem.yaml
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
-parts=" ${BENCH_LAB_PARTS:-rebuild boot parallel fidelity profile scaling timing delay} "
+parts=" ${BENCH_LAB_PARTS:-rebuild boot kconfig parallel fidelity profile scaling timing delay} "
 [ -z "${BENCH_LAB_COLD_KEEP:-}" ] || trap - EXIT	# keep the cold clone and cache
 part() { [[ $parts == *" $1 "* ]]; }
 
@@ -86,6 +90,31 @@ else
 fi
 fi
 
+# bare_boot CMDFILE DIR [BZIMAGE]: the boot of CMDFILE (raw/qemu-N.cmd) run
+# by hand with the base initramfs and an `exec true` plan, with BZIMAGE as
+# its kernel if given; prints its wall seconds, the console in DIR/console.
+bare_boot() {
+	local d=$2 kernel=${3:-} t0 args=()
+	mkdir -p "$d/root/lab"
+	printf 'boot 1\nstep exec 60 true\n' > "$d/root/lab/plan"
+	(cd "$d/root" && find . | cpio -o -H newc --quiet) | cat build/initramfs.cpio - > "$d/initrd"
+	# shellcheck disable=SC2046
+	eval "set -- $(cat "$1")"
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-initrd) args+=(-initrd "$d/initrd"); shift ;;
+		-kernel) args+=(-kernel "${kernel:-$2}"); shift ;;
+		file:*console*) args+=("file:$d/console") ;;
+		file:*channel*) args+=("file:$d/channel") ;;
+		*) args+=("$1") ;;
+		esac
+		shift
+	done
+	t0=$(date +%s.%N)
+	"${args[@]}" >/dev/null 2>&1
+	secs "$t0"
+}
+
 # --- 2. boot ----------------------------------------------------------------------
 if part boot; then
 # The lab's boots: --exec true, timed by run-lab itself and by the watchdog.
@@ -105,29 +134,43 @@ figure "QEMU start to poweroff (median, $accel)" "$(median < "$tmp/qemu-walls")"
 cmdfile=$(ls "$tmp"/r/*/raw/qemu-1.cmd | head -1)
 : > "$tmp/bare-walls"
 for i in $(seq 1 "$boots"); do
-	d=$tmp/bare-$i
-	mkdir -p "$d/root/lab"
-	printf 'boot 1\nstep exec 60 true\n' > "$d/root/lab/plan"
-	(cd "$d/root" && find . | cpio -o -H newc --quiet) | cat build/initramfs.cpio - > "$d/initrd"
-	# shellcheck disable=SC2046
-	eval "set -- $(cat "$cmdfile")"
-	args=()
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-initrd) args+=(-initrd "$d/initrd"); shift ;;
-		file:*console*) args+=("file:$d/console") ;;
-		file:*channel*) args+=("file:$d/channel") ;;
-		*) args+=("$1") ;;
-		esac
-		shift
-	done
-	t0=$(date +%s.%N)
-	"${args[@]}" >/dev/null 2>&1
-	secs "$t0" >> "$tmp/bare-walls"
+	bare_boot "$cmdfile" "$tmp/bare-$i" >> "$tmp/bare-walls"
 done
 lab_med=$(median < "$tmp/lab-walls") bare_med=$(median < "$tmp/bare-walls")
 figure "bare QEMU boot, same kernel+initramfs (median)" "$bare_med" s - ""
 figure "run-lab --exec true / bare QEMU boot" "$(awk -v a="$lab_med" -v b="$bare_med" 'BEGIN { printf "%.3f", a / b }')" ratio "<=1.2" "run-lab median $lab_med s"
+fi
+
+# --- kconfig: what the kernel configuration costs a boot --------------------------
+# The current kernel against BENCH_LAB_BASE_KERNEL (one built from an earlier
+# kernel/lab.config), the same QEMU command, initramfs and `exec true` plan,
+# booted bare and interleaved, $boots each: wall seconds from QEMU start to
+# power-off, and the guest's uptime at /init (under --clock icount, the
+# default, instructions: the kernel's own boot work, host load aside).
+if part kconfig; then
+base=${BENCH_LAB_BASE_KERNEL:-}
+cur=$(kernel/build.sh -q)
+if [ -z "$base" ] || [ ! -r "$base/bzImage" ]; then
+	figure "kernel config: boot, current / base" nan ratio - "BENCH_LAB_BASE_KERNEL unset or without bzImage: not measured"
+else
+	./run-lab.sh -q --results "$tmp/kc" --exec true "$topo" >/dev/null 2>&1
+	kcmd=$(ls "$tmp"/kc/*/raw/qemu-1.cmd | head -1)
+	for k in cur base; do : > "$tmp/kc-$k.wall"; : > "$tmp/kc-$k.init"; done
+	for i in $(seq 1 "$boots"); do
+		for k in cur base; do
+			if [ "$k" = cur ]; then bz=$cur/bzImage; else bz=$base/bzImage; fi
+			bare_boot "$kcmd" "$tmp/kc-$k-$i" "$bz" >> "$tmp/kc-$k.wall"
+			sed -n 's/.*tierlab: \/init reached at \([0-9.]*\)s.*/\1/p' "$tmp/kc-$k-$i/console" >> "$tmp/kc-$k.init"
+		done
+	done
+	note="$(basename "$cur") / $(basename "$base"), $boots interleaved bare boots each"
+	for k in cur base; do
+		figure "kernel config: QEMU start to poweroff, $k" "$(median < "$tmp/kc-$k.wall")" s - "$note"
+		figure "kernel config: guest uptime at /init, $k" "$(median < "$tmp/kc-$k.init")" s - "guest clock ($(jq -r .clock "$(ls -d "$tmp"/kc/* | head -1)/meta.json" 2>/dev/null))"
+	done
+	figure "kernel config: boot, current / base" "$(awk -v a="$(median < "$tmp/kc-cur.wall")" -v b="$(median < "$tmp/kc-base.wall")" 'BEGIN { printf "%.3f", a / b }')" ratio - "$note"
+	figure "kernel config: bzImage, current / base" "$(awk -v a="$(stat -c %s "$cur/bzImage")" -v b="$(stat -c %s "$base/bzImage")" 'BEGIN { printf "%.3f", a / b }')" ratio - "$(stat -c %s "$cur/bzImage") / $(stat -c %s "$base/bzImage") bytes"
+fi
 fi
 
 # --- 3. parallel boots --------------------------------------------------------------
