@@ -335,6 +335,17 @@ static void cpuset_flags(const struct opts *o, size_t len)
 		tap(false, BENCH " cpuset: mmap of the results: %s", strerror(errno));
 		return;
 	}
+	{
+		unsigned long long b1 = 0, b2 = 0;
+
+		ns_for_each(n, &m1)
+			b1 |= n < 64 ? 1ull << n : 0;
+		ns_for_each(n, &m2)
+			b2 |= n < 64 ? 1ull << n : 0;
+		out_row(&k, "cpuset_mems_before_mask", (double)b1, "mask");
+		out_row(&k, "cpuset_mems_after_mask", (double)b2, "mask");
+		out_row(&k, "cpuset_policy_node", n1, "node");
+	}
 	for (int f = 0; f < MM_NFLAGS; f++) {
 		struct cpuset_arg a = { .flag = (enum mm_flag)f, .user = user, .m2 = m2, .len = len, .res = res };
 		struct shared *sh = shared_new();

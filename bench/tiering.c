@@ -430,6 +430,23 @@ static void tiering_case(const struct opts *o, enum pol p, int home, int dem, lo
 		tap(outside <= 0.01 && demoted == 0,
 		    VOCAB_BENCH_TIERING " %s: demotion disabled, %.4f of the pages left node %d (pgdemote +%lld)",
 		    pol_names[p], outside, home, demoted);
+	if (res->nstages > ST_ROUND0 && outside >= 0.9) {
+		double back = frac_in(res->per_node[res->nstages - 1], &a.mask);
+		long long promoted = res->ctr[3];
+
+		/*
+		 * task_numa_work() scans only ranges whose policy has MPOL_F_MOF
+		 * (vma_policy_mof()): the default policy's; mbind() never sets it
+		 */
+		if (p == POL_DEFAULT)
+			tap(back >= 0.9 && promoted > 0,
+			    VOCAB_BENCH_TIERING " %s: after %d s of touching, %.4f of the pages promoted back to node %d (pgpromote_success +%lld)",
+			    pol_names[p], res->nstages - ST_ROUND0, back, home, promoted);
+		else
+			tap(back <= 0.01,
+			    VOCAB_BENCH_TIERING " %s: after %d s of touching, %.4f of the pages back on node %d: the NUMA scanner skips a range without MPOL_F_MOF",
+			    pol_names[p], res->nstages - ST_ROUND0, back, home);
+	}
 }
 
 static int run_tiering(const struct opts *o)
