@@ -304,6 +304,7 @@ static void cpuset_flags(const struct opts *o, size_t len)
 	struct rowkey k = { BENCH, pol_names[POL_BIND], "4k", "free" };
 	struct nodeset mem, m1, m2, user, want[2];
 	struct cpuset_result *res;
+	struct shared *sh;
 	char why[200], name[64], cgpath[128], ids[128], metric[64], m1s[64], m2s[64];
 	int n0, n1, n2;
 
@@ -331,8 +332,11 @@ static void cpuset_flags(const struct opts *o, size_t len)
 	ns_format_plus(&m1, m1s, sizeof(m1s));
 	ns_format_plus(&m2, m2s, sizeof(m2s));
 	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (res == MAP_FAILED) {
+	sh = shared_new();
+	if (res == MAP_FAILED || !sh) {
 		tap(false, BENCH " cpuset: mmap of the results: %s", strerror(errno));
+		if (res != MAP_FAILED)
+			munmap(res, sizeof(*res));
 		return;
 	}
 	{
@@ -348,18 +352,22 @@ static void cpuset_flags(const struct opts *o, size_t len)
 	}
 	for (int f = 0; f < MM_NFLAGS; f++) {
 		struct cpuset_arg a = { .flag = (enum mm_flag)f, .user = user, .m2 = m2, .len = len, .res = res };
-		struct shared *sh = shared_new();
 		enum outcome oc;
 		int sig = 0;
 
 		memset(res, 0, sizeof(*res));
+		memset(sh, 0, sizeof(*sh));
 		mm_at_set(a.flag, &user, &m1, &want[0]);
 		mm_rebind(a.flag, &user, &want[0], &m1, &m2, &want[1]);
 		snprintf(name, sizeof(name), "tierbench-cpuset-%s", mm_flag_names[f]);
 		snprintf(ids, sizeof(ids), "%d,%d", n1, n2);
-		if (!sh || cg_create(name, cgpath, sizeof(cgpath), why, sizeof(why)) ||
-		    cg_write(cgpath, "cpuset.mems", ids, why, sizeof(why))) {
-			tap(false, BENCH " cpuset %s: %s", mm_flag_names[f], sh ? why : "no shared memory");
+		if (cg_create(name, cgpath, sizeof(cgpath), why, sizeof(why))) {
+			tap(false, BENCH " cpuset %s: %s", mm_flag_names[f], why);
+			continue;
+		}
+		if (cg_write(cgpath, "cpuset.mems", ids, why, sizeof(why))) {
+			tap(false, BENCH " cpuset %s: %s", mm_flag_names[f], why);
+			cg_remove(cgpath);
 			continue;
 		}
 		a.cg = cgpath;
@@ -392,6 +400,7 @@ static void cpuset_flags(const struct opts *o, size_t len)
 			    n1, mm_flag_names[f], st ? m2s : m1s, frac, res->seen[st], exp, land, ids);
 		}
 	}
+	munmap(sh, sizeof(*sh));
 	munmap(res, sizeof(*res));
 }
 

@@ -14,7 +14,8 @@
  * gives from the HMAT figures in sysfs (mm/memory-tiers.c
  * mt_perf_to_adistance(): DRAM's abstract distance 576 times the node's
  * latency over DRAM's, times DRAM's bandwidth over the node's; tier =
- * distance >> 7; the DRAM reference is CPU 0's node).
+ * distance >> 7; the DRAM reference is the lowest node with CPUs, none when
+ * the nodes with CPUs differ by more than 10 %).
  *
  * tiering: per policy (bind, preferred, preferred-many to CPU 0's node;
  * default from CPU 0) a child in a cgroup of its own populates --mib MiB,
@@ -145,14 +146,50 @@ static long hmat_cpu_value(int node, const char *name)
 	return hmat_value(node, name);
 }
 
+static const char *const hmat_figs[4] = { "read_latency", "write_latency", "read_bandwidth", "write_bandwidth" };
+
+/*
+ * The DRAM reference of mm/memory-tiers.c: the lowest memory node with CPUs
+ * and HMAT figures (mt_set_default_dram_perf()); -1 when there is none or
+ * when another such node differs from it by more than 10 % in a figure,
+ * which disables the HMAT-based tiers (default_dram_perf_error).
+ */
+static int dram_reference(const struct nodeset *mem, const struct nodeset *cpus)
+{
+	int ref = -1;
+	long r[4];
+
+	ns_for_each(n, mem) {
+		long v[4];
+		bool all = true;
+
+		if (!ns_has(cpus, n))
+			continue;
+		for (int i = 0; i < 4; i++)
+			all &= (v[i] = hmat_cpu_value(n, hmat_figs[i])) >= 0;
+		if (!all)
+			continue;
+		if (ref < 0) {
+			ref = n;
+			memcpy(r, v, sizeof(r));
+			continue;
+		}
+		for (int i = 0; i < 4; i++)
+			if (labs(v[i] - r[i]) * 10 > r[i])
+				return -1;
+	}
+	return ref;
+}
+
 /*
  * The tier mm/memory-tiers.c gives @node: a node with CPUs (default_dram_nodes)
- * and a CPU-less one without figures are DRAM's; else its abstract distance
- * from the HMAT figures against @ref's, in the kernel's integer order.
+ * and a CPU-less one without figures or reference are DRAM's; else its
+ * abstract distance from the HMAT figures against @ref's, in the kernel's
+ * integer order.
  */
 static int expected_tier(int node, int ref, const struct nodeset *cpus)
 {
-	static const char *const f[4] = { "read_latency", "write_latency", "read_bandwidth", "write_bandwidth" };
+	const char *const *f = hmat_figs;
 	long v[4], r[4], adist;
 
 	if (ns_has(cpus, node) || ref < 0)
@@ -172,7 +209,7 @@ static int expected_tier(int node, int ref, const struct nodeset *cpus)
 static int run_tiers(const struct opts *o)
 {
 	struct rowkey k = { VOCAB_BENCH_TIERS, "-", "-", "-" };
-	int tier_of[MAX_NODE + 1], ntiers, ref = node_of_cpu(0), dem, bal;
+	int tier_of[MAX_NODE + 1], ntiers, ref, dem, bal;
 	struct nodeset mem, cpus;
 	char metric[48];
 
@@ -199,6 +236,8 @@ static int run_tiers(const struct opts *o)
 	out_row(&k, "memory_tiers", ntiers, "count");
 	mem_nodes(&mem);
 	cpu_nodes(&cpus);
+	ref = dram_reference(&mem, &cpus);
+	out_row(&k, "dram_reference_node", ref, "node");
 	ns_for_each(n, &mem) {
 		int want = expected_tier(n, ref, &cpus);
 
@@ -358,23 +397,23 @@ static const char *stage_name(int s, char *buf, size_t len)
 }
 
 static void tiering_case(const struct opts *o, enum pol p, int home, int dem, long bal,
-			 struct tiering_result *res)
+			 struct shared *sh, struct tiering_result *res)
 {
 	struct rowkey k = { VOCAB_BENCH_TIERING, pol_names[p], "4k", "free" };
-	struct shared *sh = shared_new();
 	struct tiering_arg a = { .pol = p, .len = (size_t)o->mib * MIB, .res = res };
 	char cgpath[128], name[64], why[200], metric[64], sb[24];
 	enum outcome oc;
 	int sig = 0;
 
 	memset(res, 0, sizeof(*res));
+	memset(sh, 0, sizeof(*sh));
 	ns_clear(&a.mask);
 	ns_set(&a.mask, home);
 	a.rounds = bal & NUMA_BALANCING_MEMORY_TIERING ? (o->profile == PROFILE_QUICK ? 3 :
 							  o->profile == PROFILE_DEFAULT ? 5 : MAX_ROUNDS) : 0;
 	snprintf(name, sizeof(name), "tierbench-tiering-%s", pol_names[p]);
-	if (!sh || cg_create(name, cgpath, sizeof(cgpath), why, sizeof(why))) {
-		tap(false, VOCAB_BENCH_TIERING " %s: %s", pol_names[p], sh ? why : "no shared memory");
+	if (cg_create(name, cgpath, sizeof(cgpath), why, sizeof(why))) {
+		tap(false, VOCAB_BENCH_TIERING " %s: %s", pol_names[p], why);
 		return;
 	}
 	a.cg = cgpath;
@@ -454,6 +493,7 @@ static int run_tiering(const struct opts *o)
 	static const enum pol pols[] = { POL_BIND, POL_PREFERRED, POL_PREFERRED_MANY, POL_DEFAULT };
 	struct rowkey k = { VOCAB_BENCH_TIERING, "-", "-", "-" };
 	struct tiering_result *res;
+	struct shared *sh;
 	int home = node_of_cpu(0), dem = demotion_read();
 	long bal = balancing_read();
 	char why[200];
@@ -479,13 +519,17 @@ static int run_tiering(const struct opts *o)
 	out_row(&k, "demotion_enabled", dem, "flag");
 	out_row(&k, "numa_balancing", (double)bal, "mode");
 	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (res == MAP_FAILED) {
+	sh = shared_new();
+	if (res == MAP_FAILED || !sh) {
 		tap(false, VOCAB_BENCH_TIERING ": mmap of the results: %s", strerror(errno));
+		if (res != MAP_FAILED)
+			munmap(res, sizeof(*res));
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++)
 		if (pol_wanted(o, pols[i], VOCAB_BENCH_TIERING))
-			tiering_case(o, pols[i], home, dem, bal, res);
+			tiering_case(o, pols[i], home, dem, bal, sh, res);
+	munmap(sh, sizeof(*sh));
 	munmap(res, sizeof(*res));
 	return 0;
 }
