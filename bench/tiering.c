@@ -265,6 +265,7 @@ const struct bench bench_tiers = {
 /* ---- tiering ---- */
 
 /* The counters a case reads around its reclaim, system-wide and per node. */
+enum { C_DEMOTE_KSWAPD, C_DEMOTE_DIRECT, C_DEMOTE_KHUGEPAGED, C_PROMOTE_SUCCESS };
 static const char *const ctr_names[] = {
 	"pgdemote_kswapd", "pgdemote_direct", "pgdemote_khugepaged",
 	"pgpromote_success", "pgpromote_candidate", "numa_hint_faults", "pgmigrate_success",
@@ -455,7 +456,8 @@ static void tiering_case(const struct opts *o, enum pol p, int home, int dem, lo
 
 	double populated = frac_in(res->per_node[ST_POPULATED], &a.mask);
 	double outside = 1.0 - frac_in(res->per_node[ST_RECLAIMED], &a.mask);
-	long long demoted = (res->ctr[0] > 0 ? res->ctr[0] : 0) + (res->ctr[1] > 0 ? res->ctr[1] : 0);
+	long long demoted = (res->ctr[C_DEMOTE_KSWAPD] > 0 ? res->ctr[C_DEMOTE_KSWAPD] : 0) +
+			    (res->ctr[C_DEMOTE_DIRECT] > 0 ? res->ctr[C_DEMOTE_DIRECT] : 0);
 
 	tap(populated >= 0.99, VOCAB_BENCH_TIERING " %s: %.4f of %ld pages populated on node %d",
 	    pol_names[p], populated, res->seen[ST_POPULATED], home);
@@ -471,7 +473,7 @@ static void tiering_case(const struct opts *o, enum pol p, int home, int dem, lo
 		    pol_names[p], outside, home, demoted);
 	if (res->nstages > ST_ROUND0 && outside >= 0.9) {
 		double back = frac_in(res->per_node[res->nstages - 1], &a.mask);
-		long long promoted = res->ctr[3];
+		long long promoted = res->ctr[C_PROMOTE_SUCCESS];
 
 		/*
 		 * task_numa_work() scans only ranges whose policy has MPOL_F_MOF
