@@ -176,7 +176,7 @@ static void weights(int a, int b, size_t len)
 	struct rowkey k = { BENCH, pol_names[POL_WEIGHTED_INTERLEAVE], "4k", "free" };
 	char pa[96], pb[96], metric[48], why[160];
 	struct nodeset two;
-	long per_node[MAX_NODE + 1], got;
+	long per_node[MAX_NODE + 1], got, was_a = -1, was_b = -1;
 	double frac;
 	char *m;
 
@@ -188,6 +188,10 @@ static void weights(int a, int b, size_t len)
 	snprintf(pb, sizeof(pb), WI_DIR "/node%d", b);
 	if (access(pa, W_OK) || access(pb, W_OK)) {
 		tap_skip("no writable " WI_DIR "/node<N>", BENCH " weighted-interleave weights");
+		return;
+	}
+	if (knob_read_long(pa, &was_a) || knob_read_long(pb, &was_b)) {
+		tap(false, BENCH " weighted-interleave: %s or %s unreadable", pa, pb);
 		return;
 	}
 	if (knob_save_write(pa, 3) || knob_save_write(pb, 1)) {
@@ -211,6 +215,15 @@ static void weights(int a, int b, size_t len)
 	got = placement(m, len, 4096, per_node, MAX_NODE);
 	munmap(m, len);
 	knobs_restore();
+	{
+		long now_a = -1, now_b = -1;
+
+		knob_read_long(pa, &now_a);
+		knob_read_long(pb, &now_b);
+		tap(now_a == was_a && now_b == was_b,
+		    BENCH " weighted-interleave: weights restored to %ld and %ld (read %ld and %ld)",
+		    was_a, was_b, now_a, now_b);
+	}
 	if (got <= 0) {
 		tap(false, BENCH " weighted-interleave: placement read back");
 		return;

@@ -210,8 +210,8 @@ for fl in noflag:1:0 static:1:1 relative:2:1; do
 done
 check "report: the cpuset flags' sentence" \
 	'grep -q "cpuset.mems went from {1,2} to {0,1}" "$run/report.md" && grep -q "Each is where the documented semantics put them" "$run/report.md"'
-check "TAP: features' twelve checks passed" \
-	'[ "$(grep -c "^ok .*features " "$run"/boots/*.tap)" = 12 ]'
+check "TAP: features' thirteen checks passed (weights restored too)" \
+	'[ "$(grep -c "^ok .*features " "$run"/boots/*.tap)" = 13 ]'
 # The cost model uses the figures from CPU 0's node (the topology's hmat
 # entry 0 -> 3: 400 ns), not access0's (node 3's own socket: 305 ns).
 check "model: node 3's read latency as CPU 0 sees it (400 ns)" \
