@@ -57,7 +57,13 @@ struct opts {
 	/* --model-cache-hit: share of accesses a memory-side cache serves */
 	bool model_cache_hit_given;
 	double model_cache_hit;
+	int tiering;			/* --tiering: enum tiering, -1 not given */
 };
+
+/* The boot's tiering modes (tiers --tiering; run-lab's --tiering). */
+enum tiering { TIERING_OFF, TIERING_DEMOTION, TIERING_BALANCING, TIERING_COUNT };
+extern const char *const tiering_names[TIERING_COUNT];	/* "off", "demotion", "balancing" */
+int tiering_parse(const char *s);			/* enum tiering, -1 unknown */
 
 /*
  * A benchmark's registration (benches.h), with what it needs from the

@@ -113,6 +113,8 @@
 #define VOCAB_BENCH_THREADS "threads"
 #define VOCAB_BENCH_THREADS_NODE "threads_node"	/* threads, one node's CPUs */
 #define VOCAB_BENCH_THREADS_2NODES "threads_2nodes"	/* threads, two nodes' CPUs */
+#define VOCAB_BENCH_TIERS "tiers"		/* the boot's tiering mode, the memory tiers */
+#define VOCAB_BENCH_TIERING "tiering"		/* demotion and promotion per policy */
 #define VOCAB_ROW_BENCHES(X) \
 	X(LATENCY, VOCAB_BENCH_LATENCY) \
 	X(LATENCY_TASK, VOCAB_BENCH_LATENCY_TASK) \
@@ -127,7 +129,9 @@
 	X(CHECKS, VOCAB_BENCH_CHECKS) \
 	X(THREADS, VOCAB_BENCH_THREADS) \
 	X(THREADS_NODE, VOCAB_BENCH_THREADS_NODE) \
-	X(THREADS_2NODES, VOCAB_BENCH_THREADS_2NODES)
+	X(THREADS_2NODES, VOCAB_BENCH_THREADS_2NODES) \
+	X(TIERS, VOCAB_BENCH_TIERS) \
+	X(TIERING, VOCAB_BENCH_TIERING)
 
 /* Expansion helpers: a list's names as initialisers, its length. */
 #define VOCAB_NAME2(id, name) name,

@@ -199,8 +199,19 @@ check "features: preferred-many with home node 3 lands on node 3 (got '$(ft_row 
 	'[ "$(ft_row preferred-many landing_node_home3)" = 3 ]'
 check "features: bind with home node 3 lands on node 3" '[ "$(ft_row bind landing_node_home3)" = 3 ]'
 check "features: MPOL_MF_MOVE moved every page (got '$(ft_row bind moved_frac)')" '[ "$(ft_row bind moved_frac)" = 1 ]'
-check "TAP: features' six checks passed" \
-	'[ "$(grep -c "^ok .*features " "$run"/boots/*.tap)" = 6 ]'
+# MPOL_F_STATIC_NODES / RELATIVE_NODES (#20 item 5): BIND {1} in a cgroup
+# whose cpuset.mems go from {1,2} to {0,1}; new pages land as documented
+# (bench/mpolmodel.c): no flag 1 then 0 (remapped by position), static 1
+# then 1, relative 2 then 1 (the 2nd node of the mems).
+for fl in noflag:1:0 static:1:1 relative:2:1; do
+	IFS=: read -r f before after <<<"$fl"
+	check "features: cpuset $f lands on node $before, then $after (got $(ft_row bind cpuset_${f}_landing_node_before), $(ft_row bind cpuset_${f}_landing_node_after))" \
+		'[ "$(ft_row bind cpuset_${f}_landing_node_before)" = $before ] && [ "$(ft_row bind cpuset_${f}_landing_node_after)" = $after ]'
+done
+check "report: the cpuset flags' sentence" \
+	'grep -q "cpuset.mems went from {1,2} to {0,1}" "$run/report.md" && grep -q "Each is where the documented semantics put them" "$run/report.md"'
+check "TAP: features' thirteen checks passed (weights restored too)" \
+	'[ "$(grep -c "^ok .*features " "$run"/boots/*.tap)" = 13 ]'
 # The cost model uses the figures from CPU 0's node (the topology's hmat
 # entry 0 -> 3: 400 ns), not access0's (node 3's own socket: 305 ns).
 check "model: node 3's read latency as CPU 0 sees it (400 ns)" \

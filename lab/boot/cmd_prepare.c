@@ -119,10 +119,10 @@ int cmd_prepare(int argc, char **argv)
 		char *pv[] = { "plan", (char *)topo, "--boot-id", (char *)id, "--profile", (char *)o.profile,
 			       "--clock", (char *)o.clock, "--benches", (char *)o.benches, "--workloads",
 			       (char *)o.workloads, "--memory-timing", (char *)o.memory_timing,
-			       "--step-timeout", st, NULL };
+			       "--tiering", (char *)o.tiering, "--step-timeout", st, NULL };
 
 		snprintf(st, sizeof(st), "%ld", o.step_timeout);
-		rc = plan_text(o.step_timeout ? 16 : 14, pv, &plan);
+		rc = plan_text(o.step_timeout ? 18 : 16, pv, &plan);
 		if (rc)
 			goto out;
 	}
