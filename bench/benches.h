@@ -14,4 +14,5 @@
 	X(chase) \
 	X(features) \
 	X(checks) \
-	X(threads)
+	X(threads) \
+	X(reclaim)

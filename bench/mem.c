@@ -192,6 +192,14 @@ static long fill_target_mib(int node, long headroom_mib)
 	return headroom_mib < min_mib ? min_mib : headroom_mib;
 }
 
+/* What a reclaimable fill leaves on @node: low watermark + RECLAIM_MARGIN_MIB. */
+static long reclaim_headroom_mib(int node)
+{
+	long low = node_wmark_kib(node, "low");
+
+	return (low > 0 ? (low + 1023) / 1024 : 0) + RECLAIM_MARGIN_MIB;
+}
+
 /* Fill @node with MPOL_BIND memory until fill_target_mib() are left. */
 static long fill_node(int node, long headroom_mib)
 {
@@ -226,6 +234,67 @@ static long fill_node(int node, long headroom_mib)
 		     off += 4096)
 			p[done * MIB + off] = 1;
 	}
+	return done;
+}
+
+/* The sparse file whose page cache holds @node (scenario full-reclaimable-cache). */
+static void fill_cache_path(int node, char *buf, size_t len)
+{
+	snprintf(buf, len, RECLAIM_FS_DIR "/fill-node%d", node);
+}
+
+/*
+ * Fill @node with clean page cache until fill_target_mib() are left: the
+ * filler binds itself to @node (a task policy: page cache is allocated by
+ * the task that reads, filemap_alloc_folio()) and reads a sparse file of
+ * twice the node's size on the ext4 disk.  Its holes read as zeroed pages
+ * without any I/O (ext4_mpage_readpages()); each is an ordinary clean,
+ * unmapped page-cache folio on the inactive file list, which reclaim frees
+ * as it would one read from the disk (only a refault would cost I/O, and
+ * none is measured).  The file stays open while the filler lives.
+ */
+static long fill_node_cache(int node, long headroom_mib)
+{
+	long total_kib = node_meminfo_kib(node, "MemTotal"), done = 0;
+	struct nodeset one;
+	char path[64], *buf;
+	int fd;
+
+	headroom_mib = fill_target_mib(node, headroom_mib);
+	fill_cache_path(node, path, sizeof(path));
+	buf = malloc(MIB);
+	if (!buf || total_kib <= 0) {
+		msg("filler: node %d: %s", node, buf ? "no MemTotal" : "out of memory");
+		free(buf);
+		return -1;
+	}
+	memset(buf, 0, MIB);	/* the buffer's own pages before the binding */
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)total_kib * 2048)) {
+		msg("filler: %s: %s", path, strerror(errno));
+		free(buf);
+		return -1;
+	}
+	ns_clear(&one);
+	ns_set(&one, node);
+	if (sys_set_mempolicy(MPOL_BIND, &one)) {
+		msg("filler: set_mempolicy BIND node %d: %s", node, strerror(errno));
+		free(buf);
+		return -1;
+	}
+	while (node_meminfo_kib(node, "MemFree") / 1024 > headroom_mib) {
+		ssize_t n = pread(fd, buf, MIB, (off_t)done * (off_t)MIB);
+
+		if (n <= 0) {
+			msg("filler: %s: read at %ld MiB: %s", path, done,
+			    n < 0 ? strerror(errno) : "end of file before the node was full");
+			free(buf);
+			return -1;
+		}
+		done++;
+	}
+	sys_set_mempolicy(MPOL_DEFAULT, NULL);
+	free(buf);
 	return done;
 }
 
@@ -442,6 +511,8 @@ static int filler_spawn(struct filler *f, const struct nodeset *nodes, long head
 		oom_adj_self(-1000);
 		ns_for_each(n, nodes) {
 			long got = f->level && n <= MAX_NODE ? fill_node_level(n, f->level_kib[n]) :
+				   f->kind == FILL_CACHE ? fill_node_cache(n, reclaim_headroom_mib(n)) :
+				   f->kind == FILL_ANON_SWAP ? fill_node(n, reclaim_headroom_mib(n)) :
 				   fill_node(n, headroom_mib + filler_extra_mib(f, n));
 
 			if (got < 0)
@@ -473,9 +544,15 @@ static int filler_spawn(struct filler *f, const struct nodeset *nodes, long head
 	 */
 	ns_for_each(n, nodes) {
 		long target = f->level ? f->level_kib[n] :
+			      f->kind != FILL_ANON ? fill_target_mib(n, reclaim_headroom_mib(n)) * 1024 :
 			      fill_target_mib(n, headroom_mib + filler_extra_mib(f, n)) * 1024;
 		long now = node_free_pcp_kib(n);
-		long lo = node_wmark_kib(n, "min") - 4096;
+		/*
+		 * A reclaimable fill's case must find kswapd asleep: every
+		 * preferred node above its low watermark (else it fills again).
+		 */
+		long lo = f->kind != FILL_ANON ? node_wmark_kib(n, "low") :
+			  node_wmark_kib(n, "min") - 4096;
 
 		if (n > MAX_NODE)
 			break;
@@ -489,12 +566,21 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 		 const struct nodeset *roomy, long roomy_mib)
 {
 	f->level = false;
+	f->kind = FILL_ANON;
 	return filler_spawn(f, nodes, headroom_mib, roomy, roomy_mib);
+}
+
+int filler_start_reclaimable(struct filler *f, const struct nodeset *nodes, enum fill_kind kind)
+{
+	f->level = false;
+	f->kind = kind;
+	return filler_spawn(f, nodes, 0, NULL, 0);
 }
 
 int filler_start_level(struct filler *f, const struct nodeset *nodes, const long *level_kib)
 {
 	f->level = true;
+	f->kind = FILL_ANON;
 	for (int n = 0; n <= MAX_NODE; n++)
 		f->level_kib[n] = level_kib[n];
 	return filler_spawn(f, nodes, 0, NULL, 0);
@@ -569,6 +655,36 @@ void filler_stop(struct filler *f)
 		live_del(f->pid);
 	}
 	f->pid = -1;
+	/*
+	 * Page cache outlives its reader: drop the fill's, so that a fill
+	 * again starts from nothing, as an anonymous one does.
+	 */
+	if (f->kind == FILL_CACHE)
+		ns_for_each(n, &f->nodes) {
+			char path[64];
+			int fd;
+
+			fill_cache_path(n, path, sizeof(path));
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+				msg("filler: %s: cannot drop its page cache", path);
+			close(fd);
+		}
+}
+
+void filler_files_remove(struct filler *f)
+{
+	if (f->kind != FILL_CACHE)
+		return;
+	ns_for_each(n, &f->nodes) {
+		char path[64];
+
+		fill_cache_path(n, path, sizeof(path));
+		if (unlink(path) && errno != ENOENT)
+			msg("filler: unlink %s: %s", path, strerror(errno));
+	}
 }
 
 /* ---- cases in a child ---- */

@@ -682,3 +682,26 @@ int pcp_drain_small(const struct nodeset *ns, long max_kib)
 	}
 	return rc;
 }
+
+long vmstat_meminfo_kib(const char *field)
+{
+	char line[128], key[64];
+	long v, got = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f) {
+		msg("/proc/meminfo: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(key, sizeof(key), "%s:", field);
+	while (fgets(line, sizeof(line), f)) {
+		char name[64];
+
+		if (sscanf(line, "%63s %ld", name, &v) == 2 && !strcmp(name, key)) {
+			got = v;
+			break;
+		}
+	}
+	fclose(f);
+	return got;
+}

@@ -28,6 +28,7 @@
 
 #include "accounting.h"
 #include "commands.h"
+#include "disks.h"
 #include "initrd.h"
 #include "qemu.h"
 #include "runopts.h"
@@ -61,6 +62,7 @@ int cmd_prepare(int argc, char **argv)
 	struct sbuf plan = { 0 }, line = { 0 };
 	const char *run = NULL, *id = NULL, *so = NULL, *version = NULL, *base = NULL, *topo;
 	char **saved = NULL, err[1024], *console = NULL, *channel = NULL, *mt_out = NULL;
+	char *swap = NULL, *fs = NULL;
 	enum acct_mode mode = ACCT_COUNT;
 	int nsaved = 0, rc;
 
@@ -138,6 +140,14 @@ int cmd_prepare(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	/* the reclaim disks, beside the initrd in the boot's staging directory */
+	q.swap_disk = swap = disk_path(q.initrd, "swap.img");
+	q.fs_disk = fs = disk_path(q.initrd, "fs.img");
+	if (disks_make(swap, fs, "mke2fs", err, sizeof(err))) {
+		fprintf(stderr, "labtool prepare: reclaim disks: %s\n", err);
+		rc = EXIT_IOERR;
+		goto out;
+	}
 	rc = qemu_boot_argv(topo, &q, mt_out, mt_out ? so : NULL, mt_out ? version : NULL, mode, &a);
 	if (rc)
 		goto out;
@@ -174,6 +184,8 @@ out:
 	free(console);
 	free(channel);
 	free(mt_out);
+	free(swap);
+	free(fs);
 	runopts_free_argv(saved, nsaved);
 	runopts_free(&o);
 	return rc;
