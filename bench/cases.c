@@ -203,6 +203,12 @@ static const char *reclaimable_short(const struct filler *f, char *why, size_t l
 	ns_for_each(n, &f->nodes) {
 		long have = node_meminfo_kib(n, field), total = node_meminfo_kib(n, "MemTotal");
 
+		if (node_unreclaimable(n) == 1) {
+			snprintf(why, len, "kswapd_hopeless: node %d is node_unreclaimable in /proc/zoneinfo (kswapd gave up on it)",
+				 n);
+			return why;
+		}
+
 		if (have < 0 || total <= 0 || have < total / 2) {
 			snprintf(why, len, "reclaimable_short: node %d holds %.1f MiB of %s, want half its %.1f MiB",
 				 n, (double)have / 1024, field, (double)total / 1024);
@@ -286,6 +292,23 @@ size_t case_bytes(const struct opts *o, const char *scenario, enum pagesize ps)
 	return (len + 2 * MIB - 1) / (2 * MIB) * (2 * MIB);	/* whole THP extents */
 }
 
+/* What holds a reclaimable scenario's nodes at a case's start, per filled node. */
+static void reclaimable_start_rows(const struct rowkey *k, const struct filler *f)
+{
+	char metric[48];
+
+	ns_for_each(n, &f->nodes) {
+		snprintf(metric, sizeof(metric), "start_file_mib_node%d", n);
+		out_row(k, metric, (double)node_meminfo_kib(n, "FilePages") / 1024, "MiB");
+		snprintf(metric, sizeof(metric), "start_anon_mib_node%d", n);
+		out_row(k, metric, (double)node_meminfo_kib(n, "AnonPages") / 1024, "MiB");
+		snprintf(metric, sizeof(metric), "start_unreclaimable_node%d", n);
+		out_row(k, metric, node_unreclaimable(n), "flag");
+	}
+	if (f->kind == FILL_ANON_SWAP)
+		out_row(k, "start_swap_free_mib", (double)vmstat_meminfo_kib("SwapFree") / 1024, "MiB");
+}
+
 enum outcome run_case(const struct rowkey *k, struct filler *f,
 		      int (*fn)(void *arg, struct shared *sh), void *arg,
 		      struct shared *sh, int timeout_secs)
@@ -329,6 +352,8 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 			msg("%s/%s/%s/%s: the per-CPU lists did not drain below 1 MiB per node (start_pcp_mib rows)",
 			    k->bench, k->policy, k->pagesize, k->scenario);
 		start_rows(k);
+		if (f->kind != FILL_ANON)
+			reclaimable_start_rows(k, f);
 		if (drained < 0) {
 			/* the lists' sizing is not the kernel's: not the case's scenario */
 			snprintf(sh->invalid_why, sizeof(sh->invalid_why),
@@ -357,6 +382,23 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 		out_row(k, "ballast_killed_after_case", 1, "flag");
 		msg("%s/%s/%s/%s: the ballast (pid %d) was killed after the case's own OOM kill",
 		    k->bench, k->policy, k->pagesize, k->scenario, f->ballast_pid);
+		sh->invalid_why[0] = 0;
+		return oc;
+	}
+	/*
+	 * A reclaimable scenario is spent by its case: what the case took was
+	 * reclaimed, so its pages leave the nodes freer than the fill did when
+	 * it exits.  It held if the filler (and the swap) outlived the case;
+	 * the next case fills again (scenario_broken() at its start).
+	 */
+	if (f->kind != FILL_ANON) {
+		if (!filler_alive(f)) {
+			scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why));
+			return OUT_INVALID;
+		}
+		if (reclaimable_short(f, sh->invalid_why, sizeof(sh->invalid_why)) &&
+		    !strncmp(sh->invalid_why, "swap_off", 8))
+			return OUT_INVALID;
 		sh->invalid_why[0] = 0;
 		return oc;
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef MAP_HUGE_SHIFT
@@ -244,58 +245,144 @@ static void fill_cache_path(int node, char *buf, size_t len)
 }
 
 /*
- * Fill @node with clean page cache until fill_target_mib() are left: the
- * filler binds itself to @node (a task policy: page cache is allocated by
- * the task that reads, filemap_alloc_folio()) and reads a sparse file of
- * twice the node's size on the ext4 disk.  Its holes read as zeroed pages
- * without any I/O (ext4_mpage_readpages()); each is an ordinary clean,
- * unmapped page-cache folio on the inactive file list, which reclaim frees
- * as it would one read from the disk (only a refault would cost I/O, and
- * none is measured).  The file stays open while the filler lives.
+ * What a reclaimable filler adds to its node, a step at a time: 1 MiB of
+ * the page cache of a sparse file of twice the node's size on the ext4
+ * disk (read with the filler bound to the node: page cache is allocated
+ * by the task that reads, under its task policy, filemap_alloc_folio()),
+ * or 2 MiB of anonymous memory bound to the node.  The file's holes read
+ * as zeroed pages without any I/O (ext4_mpage_readpages()); each is an
+ * ordinary clean, unmapped page-cache folio on the inactive file list,
+ * which reclaim frees as it would one read from the disk (only a refault
+ * would cost I/O, and none is measured).
  */
-static long fill_node_cache(int node, long headroom_mib)
-{
-	long total_kib = node_meminfo_kib(node, "MemTotal"), done = 0;
-	struct nodeset one;
-	char path[64], *buf;
-	int fd;
+struct rfill {
+	int node;
+	enum fill_kind kind;
+	int fd;			/* FILL_CACHE: the file, open while the filler lives */
+	char *buf, *anon;	/* the read buffer; FILL_ANON_SWAP: the mapping */
+	long len_mib, done_mib;
+	char path[64];
+};
 
-	headroom_mib = fill_target_mib(node, headroom_mib);
-	fill_cache_path(node, path, sizeof(path));
-	buf = malloc(MIB);
-	if (!buf || total_kib <= 0) {
-		msg("filler: node %d: %s", node, buf ? "no MemTotal" : "out of memory");
-		free(buf);
+static int rfill_open(struct rfill *r, int node, enum fill_kind kind)
+{
+	long total_kib = node_meminfo_kib(node, "MemTotal");
+	struct nodeset one;
+
+	memset(r, 0, sizeof(*r));
+	r->node = node;
+	r->kind = kind;
+	r->fd = -1;
+	if (total_kib <= 0) {
+		msg("filler: node %d: no MemTotal", node);
 		return -1;
 	}
-	memset(buf, 0, MIB);	/* the buffer's own pages before the binding */
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)total_kib * 2048)) {
-		msg("filler: %s: %s", path, strerror(errno));
-		free(buf);
-		return -1;
-	}
+	/* room for the node twice over: what direct reclaim and kswapd take back is read again */
+	r->len_mib = total_kib / 1024 * 2;
 	ns_clear(&one);
 	ns_set(&one, node);
-	if (sys_set_mempolicy(MPOL_BIND, &one)) {
-		msg("filler: set_mempolicy BIND node %d: %s", node, strerror(errno));
-		free(buf);
-		return -1;
-	}
-	while (node_meminfo_kib(node, "MemFree") / 1024 > headroom_mib) {
-		ssize_t n = pread(fd, buf, MIB, (off_t)done * (off_t)MIB);
-
-		if (n <= 0) {
-			msg("filler: %s: read at %ld MiB: %s", path, done,
-			    n < 0 ? strerror(errno) : "end of file before the node was full");
-			free(buf);
+	if (kind == FILL_CACHE) {
+		fill_cache_path(node, r->path, sizeof(r->path));
+		r->buf = malloc(MIB);
+		if (!r->buf) {
+			msg("filler: node %d: out of memory", node);
 			return -1;
 		}
-		done++;
+		memset(r->buf, 0, MIB);	/* the buffer's own pages before the binding */
+		r->fd = open(r->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (r->fd < 0 || ftruncate(r->fd, (off_t)r->len_mib * (off_t)MIB)) {
+			msg("filler: %s: %s", r->path, strerror(errno));
+			return -1;
+		}
+		if (sys_set_mempolicy(MPOL_BIND, &one)) {
+			msg("filler: set_mempolicy BIND node %d: %s", node, strerror(errno));
+			return -1;
+		}
+		return 0;
 	}
-	sys_set_mempolicy(MPOL_DEFAULT, NULL);
-	free(buf);
-	return done;
+	r->anon = mmap(NULL, (size_t)r->len_mib * MIB, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r->anon == MAP_FAILED) {
+		r->anon = NULL;
+		msg("filler: mmap %ld MiB for node %d: %s", r->len_mib, node, strerror(errno));
+		return -1;
+	}
+	if (sys_mbind(r->anon, (size_t)r->len_mib * MIB, MPOL_BIND, &one, 0)) {
+		msg("filler: mbind BIND node %d: %s", node, strerror(errno));
+		return -1;
+	}
+	madvise(r->anon, (size_t)r->len_mib * MIB, MADV_HUGEPAGE);
+	return 0;
+}
+
+static int rfill_step(struct rfill *r)
+{
+	if (r->done_mib + 2 > r->len_mib) {
+		msg("filler: node %d: %ld MiB added and the node is not full", r->node, r->done_mib);
+		return -1;
+	}
+	if (r->kind == FILL_CACHE) {
+		ssize_t n = pread(r->fd, r->buf, MIB, (off_t)r->done_mib * (off_t)MIB);
+
+		if (n <= 0) {
+			msg("filler: %s: read at %ld MiB: %s", r->path, r->done_mib,
+			    n < 0 ? strerror(errno) : "end of file");
+			return -1;
+		}
+		r->done_mib++;
+		return 0;
+	}
+	for (size_t off = 0; off < 2 * MIB; off += 4096)
+		r->anon[(size_t)r->done_mib * MIB + off] = 1;
+	r->done_mib += 2;
+	return 0;
+}
+
+/*
+ * Fill @node with reclaimable memory of @kind until reclaim_headroom_mib()
+ * are left, with kswapd asleep and willing.  kswapd gives up on a node
+ * after MAX_RECLAIM_RETRIES runs that reclaimed nothing (/proc/zoneinfo
+ * node_unreclaimable), as it does under the unreclaimable fills of full,
+ * pressure and oom earlier in the boot, and then wakes no more until a
+ * direct reclaim on the node makes progress.  So the fill first goes past
+ * the min watermark (its own allocations reclaim its own memory directly:
+ * the node is revived), lets kswapd take the node back up and go to sleep
+ * (MemFree steady over 200 ms), then fills again down to the target, above
+ * the low watermark: no allocation of the fill wakes kswapd there.
+ */
+static long fill_node_reclaimable(int node, enum fill_kind kind)
+{
+	long target = reclaim_headroom_mib(node), min_mib = node_wmark_kib(node, "min") / 1024;
+	long prev = -1, now;
+	struct rfill r;
+	int rc = -1;
+
+	if (rfill_open(&r, node, kind))
+		goto out;
+	while (node_meminfo_kib(node, "MemFree") / 1024 > min_mib + 1)
+		if (rfill_step(&r))
+			goto out;
+	for (int i = 0; i < 8; i++)
+		if (rfill_step(&r))
+			goto out;
+	for (int i = 0; i < 50; i++) {	/* kswapd's work: up to 5 s */
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		now = node_meminfo_kib(node, "MemFree");
+		if (now == prev && i >= 2)
+			break;
+		prev = now;
+	}
+	while (node_meminfo_kib(node, "MemFree") / 1024 > target)
+		if (rfill_step(&r))
+			goto out;
+	rc = 0;
+out:
+	if (kind == FILL_CACHE)
+		sys_set_mempolicy(MPOL_DEFAULT, NULL);
+	free(r.buf);
+	return rc ? -1 : r.done_mib;
 }
 
 /*
@@ -511,8 +598,7 @@ static int filler_spawn(struct filler *f, const struct nodeset *nodes, long head
 		oom_adj_self(-1000);
 		ns_for_each(n, nodes) {
 			long got = f->level && n <= MAX_NODE ? fill_node_level(n, f->level_kib[n]) :
-				   f->kind == FILL_CACHE ? fill_node_cache(n, reclaim_headroom_mib(n)) :
-				   f->kind == FILL_ANON_SWAP ? fill_node(n, reclaim_headroom_mib(n)) :
+				   f->kind != FILL_ANON ? fill_node_reclaimable(n, f->kind) :
 				   fill_node(n, headroom_mib + filler_extra_mib(f, n));
 
 			if (got < 0)

@@ -193,6 +193,12 @@ int node_distance(int from, int to);	/* SLIT, -1 unknown */
 int node_first_cpu(int node);		/* -1: no CPU */
 long node_meminfo_kib(int node, const char *field);	/* -1 if unknown */
 long node_wmark_kib(int node, const char *which);	/* min/low/high, KiB */
+/*
+ * Has kswapd given up on @node (MAX_RECLAIM_RETRIES balancing runs that
+ * reclaimed nothing; /proc/zoneinfo node_unreclaimable)?  1, 0, -1 unknown.
+ * It wakes kswapd no more until a direct reclaim on the node makes progress.
+ */
+int node_unreclaimable(int node);
 /* Zones of @node with managed pages (/proc/zoneinfo); -1 unknown. */
 int node_zones(int node);
 /* Pages on @node's per-CPU lists (zoneinfo pagesets): free, yet not in MemFree. */
