@@ -311,7 +311,13 @@ static int rfill_open(struct rfill *r, int node, enum fill_kind kind)
 		msg("filler: mbind BIND node %d: %s", node, strerror(errno));
 		return -1;
 	}
-	madvise(r->anon, (size_t)r->len_mib * MIB, MADV_HUGEPAGE);
+	/*
+	 * Base pages: swap-out splits a huge page, and khugepaged would
+	 * collapse the split ranges again -- swapping pages in and taking a
+	 * new huge page on the node after the fill (seen: the node 10 MiB
+	 * under its low watermark by the case's start).
+	 */
+	madvise(r->anon, (size_t)r->len_mib * MIB, MADV_NOHUGEPAGE);
 	return 0;
 }
 
@@ -354,6 +360,7 @@ static long fill_node_reclaimable(int node, enum fill_kind kind)
 {
 	long target = reclaim_headroom_mib(node), min_mib = node_wmark_kib(node, "min") / 1024;
 	long prev = -1, now;
+	int steady = 0;
 	struct rfill r;
 	int rc = -1;
 
@@ -365,12 +372,13 @@ static long fill_node_reclaimable(int node, enum fill_kind kind)
 	for (int i = 0; i < 8; i++)
 		if (rfill_step(&r))
 			goto out;
-	for (int i = 0; i < 50; i++) {	/* kswapd's work: up to 5 s */
+	for (int i = 0; i < 50; i++) {	/* kswapd's work (MemFree steady over 200 ms): up to 5 s */
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
 		now = node_meminfo_kib(node, "MemFree");
-		if (now == prev && i >= 2)
+		steady = now == prev ? steady + 1 : 0;
+		if (steady >= 2)
 			break;
 		prev = now;
 	}
