@@ -125,6 +125,7 @@
 #define VOCAB_BENCH_THREADS_NODE "threads_node"	/* threads, one node's CPUs */
 #define VOCAB_BENCH_THREADS_2NODES "threads_2nodes"	/* threads, two nodes' CPUs */
 #define VOCAB_BENCH_RECLAIM "reclaim"
+#define VOCAB_BENCH_RECLAIM_ZONE "reclaim_zone_reclaim"	/* reclaim under vm.zone_reclaim_mode=1 */
 #define VOCAB_ROW_BENCHES(X) \
 	X(LATENCY, VOCAB_BENCH_LATENCY) \
 	X(LATENCY_TASK, VOCAB_BENCH_LATENCY_TASK) \
@@ -140,7 +141,8 @@
 	X(THREADS, VOCAB_BENCH_THREADS) \
 	X(THREADS_NODE, VOCAB_BENCH_THREADS_NODE) \
 	X(THREADS_2NODES, VOCAB_BENCH_THREADS_2NODES) \
-	X(RECLAIM, VOCAB_BENCH_RECLAIM)
+	X(RECLAIM, VOCAB_BENCH_RECLAIM) \
+	X(RECLAIM_ZONE, VOCAB_BENCH_RECLAIM_ZONE)
 
 /* Expansion helpers: a list's names as initialisers, its length. */
 #define VOCAB_NAME2(id, name) name,
