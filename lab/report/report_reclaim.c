@@ -22,8 +22,7 @@
 
 static const char *const variants[] = { "full-reclaimable-cache", "full-reclaimable-anon" };
 static const char *const variant_words[] = {
-	"clean page cache (a file on the guest's ext4 disk; swap off)",
-	"anonymous memory with swap on (the guest's swap disk)",
+	"clean page cache", "anonymous memory that can swap",
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 static const char *const rc_pols[] = { "bind", "preferred", "preferred-many" };
@@ -195,7 +194,7 @@ size_t reclaim_summary(struct run *r, struct sbuf *b)
 			if (pref->have && pm->have) {
 				sb_puts(b, "\n");
 				said++;
-				if (zero(pref->wakes) && zero(pref->direct_scan) && zero(pref->node_reclaim))
+				if (zero(pref->wakes) && zero(pref->direct_scan))
 					sb_puts(b, "preferred reclaimed nothing on the preferred nodes: no "
 						   "kswapd wake and no direct scan there during its case; its "
 						   "pages that did not fit went to another node (the allocator's "
@@ -221,6 +220,22 @@ size_t reclaim_summary(struct run *r, struct sbuf *b)
 				else
 					sb_printf(b, "By placement they are not distinguishable (%s %% against "
 						     "%s %%).", x, y);
+				/* the waits are in the tail: one fault's worth of reclaim, not the p99 */
+				num(x, sizeof(x), pm->max);
+				num(y, sizeof(y), pref->max);
+				if (pm->max > 2 * pref->max)
+					sb_printf(b, " The tail shows it too: preferred-many's longest fault "
+						     "took %.0f times preferred's (%s against %s %s)%s.",
+						  pm->max / pref->max, x, y, pm->unit,
+						  pm->p99 > 1.5 * pref->p99 ? "" :
+						  ", while their p99 are within half of each other");
+				else if (pref->max > 2 * pm->max)
+					sb_printf(b, " preferred's longest fault took %.0f times "
+						     "preferred-many's (%s against %s %s).",
+						  pref->max / pm->max, y, x, pm->unit);
+				else
+					sb_printf(b, " By their longest fault they are not distinguishable "
+						     "(%s against %s %s).", x, y, pm->unit);
 			}
 			/* bind against preferred-many: does bind's direct reclaim show? */
 			if (bind->have && pm->have) {
