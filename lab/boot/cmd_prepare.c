@@ -13,7 +13,9 @@
  * stdout, each word ended by a NUL, for run-lab.sh (`mapfile -d ''`).
  * --initrd is where the boot's initramfs goes: with --base, written here
  * first (lab/boot/initrd.c), the lab's base image --base followed by the
- * plan as /lab/plan and the run's --add files.  Every file is written
+ * plan as /lab/plan and the run's --add files; with --base also the
+ * guest's reclaim disks beside it (lab/boot/disks.c, swap.img and fs.img),
+ * which the QEMU command names in any case.  Every file is written
  * atomically; the run's files are not written when anything fails.
  *
  * Exit: 0; 2 an --add file that cannot be staged (run-lab's words); 64
@@ -140,10 +142,13 @@ int cmd_prepare(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	/* the reclaim disks, beside the initrd in the boot's staging directory */
+	/*
+	 * The reclaim disks, beside the initrd in the boot's staging
+	 * directory: made with it (--base), named in the command always.
+	 */
 	q.swap_disk = swap = disk_path(q.initrd, "swap.img");
 	q.fs_disk = fs = disk_path(q.initrd, "fs.img");
-	if (disks_make(swap, fs, "mke2fs", err, sizeof(err))) {
+	if (base && disks_make(swap, fs, "mke2fs", err, sizeof(err))) {
 		fprintf(stderr, "labtool prepare: reclaim disks: %s\n", err);
 		rc = EXIT_IOERR;
 		goto out;
