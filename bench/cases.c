@@ -130,6 +130,12 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 	}
 	if (scenario_reclaimable(sc))
 		return scenario_begin_reclaimable(o, bench, sc, f, why, len);
+	/* full and pressure hold the nodes with memory nothing can reclaim */
+	if (vmstat_meminfo_kib("SwapTotal") > 0) {
+		snprintf(why, len, "swap is on (SwapTotal %ld kB): the filler of %s would be reclaimable",
+			 vmstat_meminfo_kib("SwapTotal"), scenario_names[sc]);
+		return why;
+	}
 	/*
 	 * full: the preferred nodes held, the others free.  pressure: the
 	 * preferred nodes held as in full, and every other node left with
