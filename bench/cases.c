@@ -123,6 +123,7 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 	f->level = false;
 	f->kind = FILL_ANON;
 	f->swap_on = false;
+	f->gen = 0;
 	ns_clear(&f->nodes);
 	if (sc == SC_FREE) {
 		free_rows(bench, sc, f);

@@ -238,10 +238,15 @@ static long fill_node(int node, long headroom_mib)
 	return done;
 }
 
-/* The sparse file whose page cache holds @node (scenario full-reclaimable-cache). */
-static void fill_cache_path(int node, char *buf, size_t len)
+/*
+ * The sparse file whose page cache holds @node (scenario
+ * full-reclaimable-cache), one per fill of the scenario (@gen): a fill
+ * again after a case adds a new file's pages to what is still cached of
+ * the earlier ones, rather than reading them all again.
+ */
+static void fill_cache_path(int node, int gen, char *buf, size_t len)
 {
-	snprintf(buf, len, RECLAIM_FS_DIR "/fill-node%d", node);
+	snprintf(buf, len, RECLAIM_FS_DIR "/fill-node%d-%d", node, gen);
 }
 
 /*
@@ -264,7 +269,7 @@ struct rfill {
 	char path[64];
 };
 
-static int rfill_open(struct rfill *r, int node, enum fill_kind kind)
+static int rfill_open(struct rfill *r, int node, enum fill_kind kind, int gen)
 {
 	long total_kib = node_meminfo_kib(node, "MemTotal");
 	struct nodeset one;
@@ -282,7 +287,7 @@ static int rfill_open(struct rfill *r, int node, enum fill_kind kind)
 	ns_clear(&one);
 	ns_set(&one, node);
 	if (kind == FILL_CACHE) {
-		fill_cache_path(node, r->path, sizeof(r->path));
+		fill_cache_path(node, gen, r->path, sizeof(r->path));
 		r->buf = malloc(MIB);
 		if (!r->buf) {
 			msg("filler: node %d: out of memory", node);
@@ -356,7 +361,7 @@ static int rfill_step(struct rfill *r)
  * (MemFree steady over 200 ms), then fills again down to the target, above
  * the low watermark: no allocation of the fill wakes kswapd there.
  */
-static long fill_node_reclaimable(int node, enum fill_kind kind)
+static long fill_node_reclaimable(int node, enum fill_kind kind, int gen)
 {
 	long target = reclaim_headroom_mib(node), min_mib = node_wmark_kib(node, "min") / 1024;
 	long prev = -1, now;
@@ -364,8 +369,11 @@ static long fill_node_reclaimable(int node, enum fill_kind kind)
 	struct rfill r;
 	int rc = -1;
 
-	if (rfill_open(&r, node, kind))
+	if (rfill_open(&r, node, kind, gen))
 		goto out;
+	/* a node kswapd has not given up on needs no reviving: straight to the target */
+	if (node_unreclaimable(node) == 0)
+		goto top_up;
 	while (node_meminfo_kib(node, "MemFree") / 1024 > min_mib + 1)
 		if (rfill_step(&r))
 			goto out;
@@ -382,6 +390,7 @@ static long fill_node_reclaimable(int node, enum fill_kind kind)
 			break;
 		prev = now;
 	}
+top_up:
 	while (node_meminfo_kib(node, "MemFree") / 1024 > target)
 		if (rfill_step(&r))
 			goto out;
@@ -606,7 +615,7 @@ static int filler_spawn(struct filler *f, const struct nodeset *nodes, long head
 		oom_adj_self(-1000);
 		ns_for_each(n, nodes) {
 			long got = f->level && n <= MAX_NODE ? fill_node_level(n, f->level_kib[n]) :
-				   f->kind != FILL_ANON ? fill_node_reclaimable(n, f->kind) :
+				   f->kind != FILL_ANON ? fill_node_reclaimable(n, f->kind, f->gen) :
 				   fill_node(n, headroom_mib + filler_extra_mib(f, n));
 
 			if (got < 0)
@@ -668,6 +677,7 @@ int filler_start_reclaimable(struct filler *f, const struct nodeset *nodes, enum
 {
 	f->level = false;
 	f->kind = kind;
+	f->gen = 0;
 	return filler_spawn(f, nodes, 0, NULL, 0);
 }
 
@@ -682,6 +692,7 @@ int filler_start_level(struct filler *f, const struct nodeset *nodes, const long
 
 int filler_restart(struct filler *f)
 {
+	f->gen++;
 	struct nodeset nodes = f->nodes, roomy = f->roomy;
 
 	return filler_spawn(f, &nodes, f->headroom_mib, &roomy, f->roomy_mib);
@@ -749,36 +760,22 @@ void filler_stop(struct filler *f)
 		live_del(f->pid);
 	}
 	f->pid = -1;
-	/*
-	 * Page cache outlives its reader: drop the fill's, so that a fill
-	 * again starts from nothing, as an anonymous one does.
-	 */
-	if (f->kind == FILL_CACHE)
-		ns_for_each(n, &f->nodes) {
-			char path[64];
-			int fd;
-
-			fill_cache_path(n, path, sizeof(path));
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
-				msg("filler: %s: cannot drop its page cache", path);
-			close(fd);
-		}
 }
 
 void filler_files_remove(struct filler *f)
 {
 	if (f->kind != FILL_CACHE)
 		return;
-	ns_for_each(n, &f->nodes) {
-		char path[64];
+	/* unlinked with no reader left: the page cache goes with the inode */
+	ns_for_each(n, &f->nodes)
+		for (int g = 0; g <= f->gen; g++) {
+			char path[64];
 
-		fill_cache_path(n, path, sizeof(path));
-		if (unlink(path) && errno != ENOENT)
-			msg("filler: unlink %s: %s", path, strerror(errno));
-	}
+			fill_cache_path(n, g, path, sizeof(path));
+			if (unlink(path) && errno != ENOENT)
+				msg("filler: unlink %s: %s", path, strerror(errno));
+		}
+	f->gen = 0;
 }
 
 /* ---- cases in a child ---- */

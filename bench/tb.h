@@ -322,6 +322,7 @@ struct filler {
 	long level_kib[MAX_NODE + 1];	/* MemFree each filled node is taken down to */
 	enum fill_kind kind;		/* what holds the nodes */
 	bool swap_on;			/* the scenario turned the swap disk on */
+	int gen;			/* FILL_CACHE: fills so far of the scenario (its files) */
 	int ballast_pid;		/* the killable holder of memory on each node, or -1 */
 	bool ballast_reaped;		/* filler_alive() found the ballast gone */
 };
