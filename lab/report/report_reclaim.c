@@ -203,11 +203,16 @@ size_t reclaim_summary(struct run *r, struct sbuf *b)
 				else
 					sb_puts(b, "preferred did reclaim on the preferred nodes (the figures "
 						   "above). ");
-				if (pm->wakes > 0 && zero(pm->direct_scan))
+				if (pm->wakes > 0 && zero(pm->direct_scan) && pm->kswapd_steal > 0)
 					sb_puts(b, "preferred-many reclaimed there only through kswapd: it "
 						   "woke kswapd on the preferred nodes and scanned nothing "
 						   "directly (its first pass, over the preferred nodes, has no "
 						   "__GFP_DIRECT_RECLAIM and wakes kswapd in the slow path). ");
+				else if (pm->wakes > 0 && zero(pm->direct_scan))
+					sb_puts(b, "preferred-many woke kswapd on the preferred nodes and "
+						   "scanned nothing directly (its first pass has no "
+						   "__GFP_DIRECT_RECLAIM), but kswapd reclaimed nothing there "
+						   "before the case ended. ");
 				else if (pm->direct_scan > 0)
 					sb_puts(b, "preferred-many scanned the preferred nodes directly. ");
 				else
@@ -247,6 +252,10 @@ size_t reclaim_summary(struct run *r, struct sbuf *b)
 						     "directly on the preferred nodes)%s.", x, bind->direct_scan,
 						  pm->direct_scan > 0 ? ", and so did preferred-many" :
 						  ", preferred-many did not");
+					num(x, sizeof(x), bind->max);
+					num(y, sizeof(y), pm->max);
+					sb_printf(b, " bind's longest fault took %s %s, preferred-many's %s.",
+						  x, bind->unit, y);
 				} else {
 					sb_puts(b, "bind did not reclaim directly either: kswapd kept ahead of "
 						   "its case, so bind and preferred-many are not distinguishable "
