@@ -274,7 +274,7 @@ for sc in full-reclaimable-cache full-reclaimable-anon; do
 		'[ "$(rc_set preferred-many $sc kswapd_wake)" -gt 0 ] && [ "$(rc_set preferred-many $sc pgscan_direct)" = 0 ]'
 	check "rows: $sc: preferred-many keeps more on the PMEM nodes than preferred (got $(rc_val reclaim preferred-many $sc on_set_frac) vs $(rc_val reclaim preferred $sc on_set_frac)), bind all" \
 		'awk -v m="$(rc_val reclaim preferred-many $sc on_set_frac)" -v p="$(rc_val reclaim preferred $sc on_set_frac)" \
-		     -v b="$(rc_val reclaim bind $sc on_set_frac)" "BEGIN { exit !(m > p + 0.3 && b == 1) }"'
+		     -v b="$(rc_val reclaim bind $sc on_set_frac)" "BEGIN { exit !(m > p + 0.1 && b == 1) }"'
 done
 check "rows: zone_reclaim_mode=1: preferred reclaims on its node (node_reclaim entered, got $(rc_val reclaim_zone_reclaim preferred full-reclaimable-cache node_reclaim_node2))" \
 	'[ "$(rc_val reclaim_zone_reclaim preferred full-reclaimable-cache node_reclaim_node2)" -gt 0 ]'
