@@ -259,6 +259,7 @@ rc_set() {	# POLICY SCENARIO METRIC -> its sum over the PMEM nodes
 	for n in $pmem; do v=$(rc_val reclaim "$1" "$2" "$3_node$n"); t=$(awk -v a="$t" -v b="${v:-x}" 'BEGIN { print (b == "x") ? "x" : a + b }'); done
 	echo "$t"
 }
+gt0() { awk -v v="$1" 'BEGIN { exit !(v != "" && v != "x" && v + 0 > 0) }'; }	# a count, and above 0
 check "console: the guest's reclaim disks were set up" \
 	'! grep -qs "tierlab: ERROR: reclaim disks" "$run"/raw/console-*.log'
 check "console: swap on for full-reclaimable-anon only (once)" \
@@ -271,13 +272,13 @@ for sc in full-reclaimable-cache full-reclaimable-anon; do
 	check "rows: $sc: preferred woke no kswapd and scanned nothing directly on the PMEM nodes (got $(rc_set preferred $sc kswapd_wake), $(rc_set preferred $sc pgscan_direct))" \
 		'[ "$(rc_set preferred $sc kswapd_wake)" = 0 ] && [ "$(rc_set preferred $sc pgscan_direct)" = 0 ]'
 	check "rows: $sc: preferred-many woke kswapd there and scanned nothing directly (got $(rc_set preferred-many $sc kswapd_wake), $(rc_set preferred-many $sc pgscan_direct))" \
-		'[ "$(rc_set preferred-many $sc kswapd_wake)" -gt 0 ] && [ "$(rc_set preferred-many $sc pgscan_direct)" = 0 ]'
+		'gt0 "$(rc_set preferred-many $sc kswapd_wake)" && [ "$(rc_set preferred-many $sc pgscan_direct)" = 0 ]'
 	check "rows: $sc: preferred-many keeps more on the PMEM nodes than preferred (got $(rc_val reclaim preferred-many $sc on_set_frac) vs $(rc_val reclaim preferred $sc on_set_frac)), bind all" \
 		'awk -v m="$(rc_val reclaim preferred-many $sc on_set_frac)" -v p="$(rc_val reclaim preferred $sc on_set_frac)" \
 		     -v b="$(rc_val reclaim bind $sc on_set_frac)" "BEGIN { exit !(m > p + 0.1 && b == 1) }"'
 done
 check "rows: zone_reclaim_mode=1: preferred reclaims on its node (node_reclaim entered, got $(rc_val reclaim_zone_reclaim preferred full-reclaimable-cache node_reclaim_node2))" \
-	'[ "$(rc_val reclaim_zone_reclaim preferred full-reclaimable-cache node_reclaim_node2)" -gt 0 ]'
+	'gt0 "$(rc_val reclaim_zone_reclaim preferred full-reclaimable-cache node_reclaim_node2)"'
 check "report: the reclaim section says what the rows show" \
 	'grep -q "^## The preferred nodes full of reclaimable memory" "$run/report.md" &&
 	 grep -q "preferred reclaimed nothing on the preferred nodes" "$run/report.md" &&
