@@ -16,4 +16,5 @@
 	X(checks) \
 	X(threads) \
 	X(tiers) \
-	X(tiering)
+	X(tiering) \
+	X(reclaim)

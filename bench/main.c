@@ -56,7 +56,8 @@ static const char usage_text[] =
 "  --policies LIST                comma list (or all, the default) of\n"
 "                                " VOCAB_POLICIES(HELP4) "\n"
 "  --pagesizes LIST               comma list (or all, the default) of" VOCAB_PAGESIZES(HELP2) "\n"
-"  --scenarios LIST               comma list (or all, the default) of" VOCAB_SCENARIOS(HELP2) "\n"
+"  --scenarios LIST               comma list (or all) of" VOCAB_SCENARIOS(HELP2) "\n"
+"                                default free,full,pressure; reclaim: the full-reclaimable ones\n"
 "  --reps N                       repetitions per case (profile: 2/5/11)\n"
 "  --mib N                        MiB allocated per case (profile: 16/32/256)\n"
 "  --step-mib N                   fill-curve step (profile: 16/32/16)\n"
@@ -378,7 +379,7 @@ int main(int argc, char **argv)
 	struct opts o = { .profile = PROFILE_DEFAULT, .fill_cap_mib = 3072,
 			  .headroom_mib = 24, .pol_mask = (1u << POL_COUNT) - 1,
 			  .page_mask = (1u << PS_COUNT) - 1,
-			  .scen_mask = (1u << SC_COUNT) - 1, .tiering = -1 };
+			  .scen_mask = VOCAB_SCENARIOS_DEFAULT_MASK, .tiering = -1 };
 	long reps = -1, mib = -1, step = -1, timeout = -1, cpu = -1;
 	bool preferred_given = false, label_given = false;
 	const char *bench_name = NULL;
@@ -449,6 +450,7 @@ int main(int argc, char **argv)
 			o.page_mask = parse_list(a, val, pagesize_names, PS_COUNT);
 		} else if (!strcmp(a, "--scenarios")) {
 			o.scen_mask = parse_list(a, val, scenario_names, SC_COUNT);
+			o.scen_given = true;
 		} else if (!strcmp(a, "--reps")) {
 			reps = parse_long(a, val, 1, 1000);
 		} else if (!strcmp(a, "--mib")) {

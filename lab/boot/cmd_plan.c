@@ -42,10 +42,13 @@
  * topology meets its declared needs (plan_needs_unmet()): fallback-order,
  * for one, only where the overflow has more than one place to go; threads
  * skips by itself what the machine's CPUs cannot give (1.3 guest seconds
- * on 2s2c-dram-pmem, quick).
+ * on 2s2c-dram-pmem, quick); reclaim, the scenarios full-reclaimable-cache
+ * and -anon, where a node outside the preferred set can take the overflow,
+ * last: a step killed inside -anon would leave the swap on for the steps
+ * after it.
  */
 static const char *const default_benches[] = { "checks", "latency", "fallback", "fallback-order", "features",
-					       "threads", "oom", "model" };
+					       "threads", "oom", "model", "reclaim" };
 
 /*
  * The cost model of fallback-order and model: the HMAT figures seen from CPU

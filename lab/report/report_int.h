@@ -292,6 +292,9 @@ void sec_threads(struct doc *d, struct run *r);
 void sec_tiering(struct doc *d, struct run *r);
 size_t tiering_summary(struct run *r, struct sbuf *b);
 size_t threads_summary(struct run *r, struct sbuf *b);
+/* bench reclaim's section (report_reclaim.c); nothing without its rows. */
+void sec_reclaim(struct doc *d, struct run *r);
+size_t reclaim_summary(struct run *r, struct sbuf *b);
 /* The fill-level section (bench fallback's level-* cases); nothing without them. */
 void sec_fill_levels(struct doc *d, struct run *r);
 /* The counted access cost (report_access.c); nothing when the run did not count accesses. */

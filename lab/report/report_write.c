@@ -1477,6 +1477,7 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sec_features(d, r);
 	sec_tiering(d, r);
 	sec_threads(d, r);
+	sec_reclaim(d, r);
 
 	doc_heading(d, 2, "figures", "Figures");
 	{
