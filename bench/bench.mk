@@ -10,8 +10,8 @@ BENCH_OBJS := $(BENCH_SRCS:%.c=$(B)/guest/obj/%.o)
 # the outcome words (guest/vocab.h).
 BENCH_SHARED_OBJS := $(patsubst %,$(B)/guest/obj/bench/%.o,policy fmt sysinfo out hist phase outcome needs)
 # Pure math and formatting: compiled for the host unit tests as well.
-BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c bench/outcome.c bench/nearest.c \
-		   bench/order.c bench/costmodel.c
+BENCH_UNIT_SRCS := bench/hist.c bench/stats.c bench/fmt.c bench/wlparse.c bench/outcome.c bench/nearest.c bench/vmscan.c \
+		   bench/order.c bench/costmodel.c bench/mpolmodel.c
 UNIT_EXTRA_SRCS += $(BENCH_UNIT_SRCS)
 
 # guest.mk puts every GUEST_BINS entry into the initramfs's /bin.

@@ -14,4 +14,7 @@
 	X(chase) \
 	X(features) \
 	X(checks) \
-	X(threads)
+	X(threads) \
+	X(tiers) \
+	X(tiering) \
+	X(reclaim)

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 
 #define MIB (1024UL * 1024)
@@ -29,6 +31,83 @@ static void free_rows(const char *bench, enum scenario sc, const struct filler *
 	}
 }
 
+bool scenario_reclaimable(enum scenario sc)
+{
+	return sc == SC_FULL_RECLAIMABLE_CACHE || sc == SC_FULL_RECLAIMABLE_ANON;
+}
+
+enum fill_kind scenario_fill_kind(enum scenario sc)
+{
+	return sc == SC_FULL_RECLAIMABLE_CACHE ? FILL_CACHE :
+	       sc == SC_FULL_RECLAIMABLE_ANON ? FILL_ANON_SWAP : FILL_ANON;
+}
+
+const char *reclaim_disks_missing(bool swap, char *why, size_t len)
+{
+	struct stat st, root;
+	FILE *e = fopen(RECLAIM_DISKS_ERR, "r");
+
+	if (e) {
+		char line[160] = "";
+
+		if (!fgets(line, sizeof(line), e))
+			snprintf(line, sizeof(line), "(empty)");
+		fclose(e);
+		line[strcspn(line, "\n")] = 0;
+		snprintf(why, len, "the guest's reclaim disks: %s", line);
+		return why;
+	}
+	/* a mount point is another device than / (the initramfs) */
+	if (stat(RECLAIM_FS_DIR, &st) || stat("/", &root) || st.st_dev == root.st_dev) {
+		snprintf(why, len, "the guest's reclaim disks: %s is not mounted", RECLAIM_FS_DIR);
+		return why;
+	}
+	if (swap && (stat(RECLAIM_SWAP_DEV, &st) || !S_ISBLK(st.st_mode))) {
+		snprintf(why, len, "the guest's reclaim disks: %s is not a block device", RECLAIM_SWAP_DEV);
+		return why;
+	}
+	return NULL;
+}
+
+/*
+ * full-reclaimable-cache and -anon: the preferred nodes held with
+ * reclaimable memory down to their low watermark + RECLAIM_MARGIN_MIB, the
+ * other nodes free; -anon turns the swap disk on for the scenario
+ * (scenario_end turns it off: anywhere else swap would make the filler of
+ * full, pressure and oom reclaimable).
+ */
+static const char *scenario_begin_reclaimable(const struct opts *o, const char *bench,
+					      enum scenario sc, struct filler *f, char *why,
+					      size_t len)
+{
+	long total = nodes_total_mib(&o->preferred);
+
+	if (reclaim_disks_missing(sc == SC_FULL_RECLAIMABLE_ANON, why, len))
+		return why;
+	if (total > o->fill_cap_mib) {
+		snprintf(why, len, "filling %ld MiB exceeds --fill-cap-mib %ld", total, o->fill_cap_mib);
+		return why;
+	}
+	if (sc == SC_FULL_RECLAIMABLE_ANON && swapon(RECLAIM_SWAP_DEV, 0)) {
+		snprintf(why, len, "swapon %s: %s", RECLAIM_SWAP_DEV, strerror(errno));
+		return why;
+	}
+	f->swap_on = sc == SC_FULL_RECLAIMABLE_ANON;
+	if (filler_start_reclaimable(f, &o->preferred, scenario_fill_kind(sc))) {
+		scenario_end(f);
+		snprintf(why, len, "the filler could not fill the nodes with %s",
+			 sc == SC_FULL_RECLAIMABLE_CACHE ? "page cache" : "anonymous memory");
+		return why;
+	}
+	f->held = true;
+	msg("scenario %s: filler pid %d holds %ld MiB of %s, leaving the low watermark + %d MiB per node",
+	    scenario_names[sc], f->pid, f->mib,
+	    sc == SC_FULL_RECLAIMABLE_CACHE ? "clean page cache" : "swappable anonymous memory",
+	    RECLAIM_MARGIN_MIB);
+	free_rows(bench, sc, f);
+	return NULL;
+}
+
 const char *scenario_begin(const struct opts *o, const char *bench,
 			   enum scenario sc, struct filler *f, char *why, size_t len)
 {
@@ -42,9 +121,21 @@ const char *scenario_begin(const struct opts *o, const char *bench,
 	f->ballast_pid = -1;
 	f->ballast_reaped = false;
 	f->level = false;
+	f->kind = FILL_ANON;
+	f->swap_on = false;
+	f->gen = 0;
+	ns_clear(&f->nodes);
 	if (sc == SC_FREE) {
 		free_rows(bench, sc, f);
 		return NULL;
+	}
+	if (scenario_reclaimable(sc))
+		return scenario_begin_reclaimable(o, bench, sc, f, why, len);
+	/* full and pressure hold the nodes with memory nothing can reclaim */
+	if (vmstat_meminfo_kib("SwapTotal") > 0) {
+		snprintf(why, len, "swap is on (SwapTotal %ld kB): the filler of %s would be reclaimable",
+			 vmstat_meminfo_kib("SwapTotal"), scenario_names[sc]);
+		return why;
 	}
 	/*
 	 * full: the preferred nodes held, the others free.  pressure: the
@@ -93,6 +184,45 @@ void scenario_end(struct filler *f)
 {
 	f->held = false;
 	filler_stop(f);
+	filler_files_remove(f);
+	if (f->swap_on && swapoff(RECLAIM_SWAP_DEV))
+		msg("swapoff %s: %s (swap stays on for the rest of the run)", RECLAIM_SWAP_DEV,
+		    strerror(errno));
+	f->swap_on = false;
+}
+
+/*
+ * Why a reclaimable scenario's nodes do not hold what it says, or NULL:
+ * each filled node at least half its memory in the fill's kind (FilePages
+ * for the page cache, AnonPages for the anonymous fill) and, for the
+ * anonymous fill, the swap on.
+ */
+static const char *reclaimable_short(const struct filler *f, char *why, size_t len)
+{
+	const char *field = f->kind == FILL_CACHE ? "FilePages" : "AnonPages";
+
+	if (f->kind == FILL_ANON)
+		return NULL;
+	if (f->kind == FILL_ANON_SWAP && vmstat_meminfo_kib("SwapTotal") <= 0) {
+		snprintf(why, len, "swap_off: SwapTotal is 0 in /proc/meminfo");
+		return why;
+	}
+	ns_for_each(n, &f->nodes) {
+		long have = node_meminfo_kib(n, field), total = node_meminfo_kib(n, "MemTotal");
+
+		if (node_unreclaimable(n) == 1) {
+			snprintf(why, len, "kswapd_hopeless: node %d is node_unreclaimable in /proc/zoneinfo (kswapd gave up on it)",
+				 n);
+			return why;
+		}
+
+		if (have < 0 || total <= 0 || have < total / 2) {
+			snprintf(why, len, "reclaimable_short: node %d holds %.1f MiB of %s, want half its %.1f MiB",
+				 n, (double)have / 1024, field, (double)total / 1024);
+			return why;
+		}
+	}
+	return NULL;
 }
 
 /* Why the scenario of @f is broken now, or NULL. */
@@ -169,6 +299,23 @@ size_t case_bytes(const struct opts *o, const char *scenario, enum pagesize ps)
 	return (len + 2 * MIB - 1) / (2 * MIB) * (2 * MIB);	/* whole THP extents */
 }
 
+/* What holds a reclaimable scenario's nodes at a case's start, per filled node. */
+static void reclaimable_start_rows(const struct rowkey *k, const struct filler *f)
+{
+	char metric[48];
+
+	ns_for_each(n, &f->nodes) {
+		snprintf(metric, sizeof(metric), "start_file_mib_node%d", n);
+		out_row(k, metric, (double)node_meminfo_kib(n, "FilePages") / 1024, "MiB");
+		snprintf(metric, sizeof(metric), "start_anon_mib_node%d", n);
+		out_row(k, metric, (double)node_meminfo_kib(n, "AnonPages") / 1024, "MiB");
+		snprintf(metric, sizeof(metric), "start_unreclaimable_node%d", n);
+		out_row(k, metric, node_unreclaimable(n), "flag");
+	}
+	if (f->kind == FILL_ANON_SWAP)
+		out_row(k, "start_swap_free_mib", (double)vmstat_meminfo_kib("SwapFree") / 1024, "MiB");
+}
+
 enum outcome run_case(const struct rowkey *k, struct filler *f,
 		      int (*fn)(void *arg, struct shared *sh), void *arg,
 		      struct shared *sh, int timeout_secs)
@@ -212,13 +359,16 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 			msg("%s/%s/%s/%s: the per-CPU lists did not drain below 1 MiB per node (start_pcp_mib rows)",
 			    k->bench, k->policy, k->pagesize, k->scenario);
 		start_rows(k);
+		if (f->kind != FILL_ANON)
+			reclaimable_start_rows(k, f);
 		if (drained < 0) {
 			/* the lists' sizing is not the kernel's: not the case's scenario */
 			snprintf(sh->invalid_why, sizeof(sh->invalid_why),
 				 "pcp_sizing: %s could not be set or written back", PCP_HIGH_SYSCTL);
 			return OUT_INVALID;
 		}
-		if (f->pid < 0 || scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why))) {
+		if (f->pid < 0 || scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why)) ||
+		    reclaimable_short(f, sh->invalid_why, sizeof(sh->invalid_why))) {
 			if (f->pid < 0)
 				snprintf(sh->invalid_why, sizeof(sh->invalid_why),
 					 "filler_gone: the nodes could not be filled again");
@@ -239,6 +389,23 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 		out_row(k, "ballast_killed_after_case", 1, "flag");
 		msg("%s/%s/%s/%s: the ballast (pid %d) was killed after the case's own OOM kill",
 		    k->bench, k->policy, k->pagesize, k->scenario, f->ballast_pid);
+		sh->invalid_why[0] = 0;
+		return oc;
+	}
+	/*
+	 * A reclaimable scenario is spent by its case: what the case took was
+	 * reclaimed, so its pages leave the nodes freer than the fill did when
+	 * it exits.  It held if the filler (and the swap) outlived the case;
+	 * the next case fills again (scenario_broken() at its start).
+	 */
+	if (f->kind != FILL_ANON) {
+		if (!filler_alive(f)) {
+			scenario_broken(f, sh->invalid_why, sizeof(sh->invalid_why));
+			return OUT_INVALID;
+		}
+		if (reclaimable_short(f, sh->invalid_why, sizeof(sh->invalid_why)) &&
+		    !strncmp(sh->invalid_why, "swap_off", 8))
+			return OUT_INVALID;
 		sh->invalid_why[0] = 0;
 		return oc;
 	}

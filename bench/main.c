@@ -56,7 +56,8 @@ static const char usage_text[] =
 "  --policies LIST                comma list (or all, the default) of\n"
 "                                " VOCAB_POLICIES(HELP4) "\n"
 "  --pagesizes LIST               comma list (or all, the default) of" VOCAB_PAGESIZES(HELP2) "\n"
-"  --scenarios LIST               comma list (or all, the default) of" VOCAB_SCENARIOS(HELP2) "\n"
+"  --scenarios LIST               comma list (or all) of" VOCAB_SCENARIOS(HELP2) "\n"
+"                                default free,full,pressure; reclaim: the full-reclaimable ones\n"
 "  --reps N                       repetitions per case (profile: 2/5/11)\n"
 "  --mib N                        MiB allocated per case (profile: 16/32/256)\n"
 "  --step-mib N                   fill-curve step (profile: 16/32/16)\n"
@@ -78,6 +79,8 @@ static const char usage_text[] =
 "                                 (default: each node's access0 figures)\n"
 "  --model-cache-hmat N=RL/WL/RB/WB,... the same for node N's memory-side cache\n"
 "                                 (sysfs has none; without them a cache is not modeled)\n"
+"  --tiering off|demotion|balancing  tiers: the boot's tiering mode to set\n"
+"                                 (demotion_enabled, kernel.numa_balancing=2)\n"
 "  --model-cache-hit F            share 0..1 of accesses a memory-side cache serves\n"
 "                                 (default: min(1, cache size / node MemTotal))\n"
 "stdout carries only ROW/TAP/HIST lines (README.md, results channel).\n";
@@ -89,7 +92,7 @@ static bool is_value_option(const char *a)
 		"--profile", "--preferred", "--label", "--policies", "--pagesizes",
 		"--scenarios", "--reps", "--mib", "--step-mib", "--fill-cap-mib",
 		"--headroom-mib", "--timeout", "--model-hmat", "--clock", "--seed", "--cpu",
-		"--model-cache-hmat", "--model-cache-hit", "--threads",
+		"--model-cache-hmat", "--model-cache-hit", "--threads", "--tiering",
 	};
 
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
@@ -376,7 +379,7 @@ int main(int argc, char **argv)
 	struct opts o = { .profile = PROFILE_DEFAULT, .fill_cap_mib = 3072,
 			  .headroom_mib = 24, .pol_mask = (1u << POL_COUNT) - 1,
 			  .page_mask = (1u << PS_COUNT) - 1,
-			  .scen_mask = (1u << SC_COUNT) - 1 };
+			  .scen_mask = VOCAB_SCENARIOS_DEFAULT_MASK, .tiering = -1 };
 	long reps = -1, mib = -1, step = -1, timeout = -1, cpu = -1;
 	bool preferred_given = false, label_given = false;
 	const char *bench_name = NULL;
@@ -447,6 +450,7 @@ int main(int argc, char **argv)
 			o.page_mask = parse_list(a, val, pagesize_names, PS_COUNT);
 		} else if (!strcmp(a, "--scenarios")) {
 			o.scen_mask = parse_list(a, val, scenario_names, SC_COUNT);
+			o.scen_given = true;
 		} else if (!strcmp(a, "--reps")) {
 			reps = parse_long(a, val, 1, 1000);
 		} else if (!strcmp(a, "--mib")) {
@@ -481,6 +485,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--seed")) {
 			o.seed = (uint32_t)parse_long(a, val, 0, 4294967295L);
 			o.seed_given = true;
+		} else if (!strcmp(a, "--tiering")) {
+			o.tiering = tiering_parse(val);
+			if (o.tiering < 0)
+				die_usage("--tiering: \"%s\" is not off, demotion or balancing", val);
 		} else if (!strcmp(a, "--headroom-mib")) {
 			o.headroom_mib = parse_long(a, val, 4, 1L << 20);
 		} else { /* --timeout: is_value_option() admitted nothing else */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef MAP_HUGE_SHIFT
@@ -192,6 +193,14 @@ static long fill_target_mib(int node, long headroom_mib)
 	return headroom_mib < min_mib ? min_mib : headroom_mib;
 }
 
+/* What a reclaimable fill leaves on @node: low watermark + RECLAIM_MARGIN_MIB. */
+static long reclaim_headroom_mib(int node)
+{
+	long low = node_wmark_kib(node, "low");
+
+	return (low > 0 ? (low + 1023) / 1024 : 0) + RECLAIM_MARGIN_MIB;
+}
+
 /* Fill @node with MPOL_BIND memory until fill_target_mib() are left. */
 static long fill_node(int node, long headroom_mib)
 {
@@ -227,6 +236,170 @@ static long fill_node(int node, long headroom_mib)
 			p[done * MIB + off] = 1;
 	}
 	return done;
+}
+
+/*
+ * The sparse file whose page cache holds @node (scenario
+ * full-reclaimable-cache), one per fill of the scenario (@gen): a fill
+ * again after a case adds a new file's pages to what is still cached of
+ * the earlier ones, rather than reading them all again.
+ */
+static void fill_cache_path(int node, int gen, char *buf, size_t len)
+{
+	snprintf(buf, len, RECLAIM_FS_DIR "/fill-node%d-%d", node, gen);
+}
+
+/*
+ * What a reclaimable filler adds to its node, a step at a time: 1 MiB of
+ * the page cache of a sparse file of twice the node's size on the ext4
+ * disk (read with the filler bound to the node: page cache is allocated
+ * by the task that reads, under its task policy, filemap_alloc_folio()),
+ * or 2 MiB of anonymous memory bound to the node.  The file's holes read
+ * as zeroed pages without any I/O (ext4_mpage_readpages()); each is an
+ * ordinary clean, unmapped page-cache folio on the inactive file list,
+ * which reclaim frees as it would one read from the disk (only a refault
+ * would cost I/O, and none is measured).
+ */
+struct rfill {
+	int node;
+	enum fill_kind kind;
+	int fd;			/* FILL_CACHE: the file, open while the filler lives */
+	char *buf, *anon;	/* the read buffer; FILL_ANON_SWAP: the mapping */
+	long len_mib, done_mib;
+	char path[64];
+};
+
+static int rfill_open(struct rfill *r, int node, enum fill_kind kind, int gen)
+{
+	long total_kib = node_meminfo_kib(node, "MemTotal");
+	struct nodeset one;
+
+	memset(r, 0, sizeof(*r));
+	r->node = node;
+	r->kind = kind;
+	r->fd = -1;
+	if (total_kib <= 0) {
+		msg("filler: node %d: no MemTotal", node);
+		return -1;
+	}
+	/* room for the node twice over: what direct reclaim and kswapd take back is read again */
+	r->len_mib = total_kib / 1024 * 2;
+	ns_clear(&one);
+	ns_set(&one, node);
+	if (kind == FILL_CACHE) {
+		fill_cache_path(node, gen, r->path, sizeof(r->path));
+		r->buf = malloc(MIB);
+		if (!r->buf) {
+			msg("filler: node %d: out of memory", node);
+			return -1;
+		}
+		memset(r->buf, 0, MIB);	/* the buffer's own pages before the binding */
+		r->fd = open(r->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (r->fd < 0 || ftruncate(r->fd, (off_t)r->len_mib * (off_t)MIB)) {
+			msg("filler: %s: %s", r->path, strerror(errno));
+			return -1;
+		}
+		if (sys_set_mempolicy(MPOL_BIND, &one)) {
+			msg("filler: set_mempolicy BIND node %d: %s", node, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	r->anon = mmap(NULL, (size_t)r->len_mib * MIB, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r->anon == MAP_FAILED) {
+		r->anon = NULL;
+		msg("filler: mmap %ld MiB for node %d: %s", r->len_mib, node, strerror(errno));
+		return -1;
+	}
+	if (sys_mbind(r->anon, (size_t)r->len_mib * MIB, MPOL_BIND, &one, 0)) {
+		msg("filler: mbind BIND node %d: %s", node, strerror(errno));
+		return -1;
+	}
+	/*
+	 * Base pages: swap-out splits a huge page, and khugepaged would
+	 * collapse the split ranges again -- swapping pages in and taking a
+	 * new huge page on the node after the fill (seen: the node 10 MiB
+	 * under its low watermark by the case's start).
+	 */
+	madvise(r->anon, (size_t)r->len_mib * MIB, MADV_NOHUGEPAGE);
+	return 0;
+}
+
+static int rfill_step(struct rfill *r)
+{
+	if (r->done_mib + 2 > r->len_mib) {
+		msg("filler: node %d: %ld MiB added and the node is not full", r->node, r->done_mib);
+		return -1;
+	}
+	if (r->kind == FILL_CACHE) {
+		ssize_t n = pread(r->fd, r->buf, MIB, (off_t)r->done_mib * (off_t)MIB);
+
+		if (n <= 0) {
+			msg("filler: %s: read at %ld MiB: %s", r->path, r->done_mib,
+			    n < 0 ? strerror(errno) : "end of file");
+			return -1;
+		}
+		r->done_mib++;
+		return 0;
+	}
+	for (size_t off = 0; off < 2 * MIB; off += 4096)
+		r->anon[(size_t)r->done_mib * MIB + off] = 1;
+	r->done_mib += 2;
+	return 0;
+}
+
+/*
+ * Fill @node with reclaimable memory of @kind until reclaim_headroom_mib()
+ * are left, with kswapd asleep and willing.  kswapd gives up on a node
+ * after MAX_RECLAIM_RETRIES runs that reclaimed nothing (/proc/zoneinfo
+ * node_unreclaimable), as it does under the unreclaimable fills of full,
+ * pressure and oom earlier in the boot, and then wakes no more until a
+ * direct reclaim on the node makes progress.  So the fill first goes past
+ * the min watermark (its own allocations reclaim its own memory directly:
+ * the node is revived), lets kswapd take the node back up and go to sleep
+ * (MemFree steady over 200 ms), then fills again down to the target, above
+ * the low watermark: no allocation of the fill wakes kswapd there.
+ */
+static long fill_node_reclaimable(int node, enum fill_kind kind, int gen)
+{
+	long target = reclaim_headroom_mib(node), min_mib = node_wmark_kib(node, "min") / 1024;
+	long prev = -1, now;
+	int steady = 0;
+	struct rfill r;
+	int rc = -1;
+
+	if (rfill_open(&r, node, kind, gen))
+		goto out;
+	/* a node kswapd has not given up on needs no reviving: straight to the target */
+	if (node_unreclaimable(node) == 0)
+		goto top_up;
+	while (node_meminfo_kib(node, "MemFree") / 1024 > min_mib + 1)
+		if (rfill_step(&r))
+			goto out;
+	for (int i = 0; i < 8; i++)
+		if (rfill_step(&r))
+			goto out;
+	for (int i = 0; i < 50; i++) {	/* kswapd's work (MemFree steady over 200 ms): up to 5 s */
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		now = node_meminfo_kib(node, "MemFree");
+		steady = now == prev ? steady + 1 : 0;
+		if (steady >= 2)
+			break;
+		prev = now;
+	}
+top_up:
+	while (node_meminfo_kib(node, "MemFree") / 1024 > target)
+		if (rfill_step(&r))
+			goto out;
+	rc = 0;
+out:
+	if (kind == FILL_CACHE)
+		sys_set_mempolicy(MPOL_DEFAULT, NULL);
+	free(r.buf);
+	return rc ? -1 : r.done_mib;
 }
 
 /*
@@ -442,6 +615,7 @@ static int filler_spawn(struct filler *f, const struct nodeset *nodes, long head
 		oom_adj_self(-1000);
 		ns_for_each(n, nodes) {
 			long got = f->level && n <= MAX_NODE ? fill_node_level(n, f->level_kib[n]) :
+				   f->kind != FILL_ANON ? fill_node_reclaimable(n, f->kind, f->gen) :
 				   fill_node(n, headroom_mib + filler_extra_mib(f, n));
 
 			if (got < 0)
@@ -473,9 +647,15 @@ static int filler_spawn(struct filler *f, const struct nodeset *nodes, long head
 	 */
 	ns_for_each(n, nodes) {
 		long target = f->level ? f->level_kib[n] :
+			      f->kind != FILL_ANON ? fill_target_mib(n, reclaim_headroom_mib(n)) * 1024 :
 			      fill_target_mib(n, headroom_mib + filler_extra_mib(f, n)) * 1024;
 		long now = node_free_pcp_kib(n);
-		long lo = node_wmark_kib(n, "min") - 4096;
+		/*
+		 * A reclaimable fill's case must find kswapd asleep: every
+		 * preferred node above its low watermark (else it fills again).
+		 */
+		long lo = f->kind != FILL_ANON ? node_wmark_kib(n, "low") :
+			  node_wmark_kib(n, "min") - 4096;
 
 		if (n > MAX_NODE)
 			break;
@@ -489,12 +669,22 @@ int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mi
 		 const struct nodeset *roomy, long roomy_mib)
 {
 	f->level = false;
+	f->kind = FILL_ANON;
 	return filler_spawn(f, nodes, headroom_mib, roomy, roomy_mib);
+}
+
+int filler_start_reclaimable(struct filler *f, const struct nodeset *nodes, enum fill_kind kind)
+{
+	f->level = false;
+	f->kind = kind;
+	f->gen = 0;
+	return filler_spawn(f, nodes, 0, NULL, 0);
 }
 
 int filler_start_level(struct filler *f, const struct nodeset *nodes, const long *level_kib)
 {
 	f->level = true;
+	f->kind = FILL_ANON;
 	for (int n = 0; n <= MAX_NODE; n++)
 		f->level_kib[n] = level_kib[n];
 	return filler_spawn(f, nodes, 0, NULL, 0);
@@ -502,6 +692,7 @@ int filler_start_level(struct filler *f, const struct nodeset *nodes, const long
 
 int filler_restart(struct filler *f)
 {
+	f->gen++;
 	struct nodeset nodes = f->nodes, roomy = f->roomy;
 
 	return filler_spawn(f, &nodes, f->headroom_mib, &roomy, f->roomy_mib);
@@ -569,6 +760,22 @@ void filler_stop(struct filler *f)
 		live_del(f->pid);
 	}
 	f->pid = -1;
+}
+
+void filler_files_remove(struct filler *f)
+{
+	if (f->kind != FILL_CACHE)
+		return;
+	/* unlinked with no reader left: the page cache goes with the inode */
+	ns_for_each(n, &f->nodes)
+		for (int g = 0; g <= f->gen; g++) {
+			char path[64];
+
+			fill_cache_path(n, g, path, sizeof(path));
+			if (unlink(path) && errno != ENOENT)
+				msg("filler: unlink %s: %s", path, strerror(errno));
+		}
+	f->gen = 0;
 }
 
 /* ---- cases in a child ---- */

@@ -682,3 +682,53 @@ int pcp_drain_small(const struct nodeset *ns, long max_kib)
 	}
 	return rc;
 }
+
+long vmstat_meminfo_kib(const char *field)
+{
+	char line[128], key[64];
+	long v, got = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f) {
+		msg("/proc/meminfo: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(key, sizeof(key), "%s:", field);
+	while (fgets(line, sizeof(line), f)) {
+		char name[64];
+
+		if (sscanf(line, "%63s %ld", name, &v) == 2 && !strcmp(name, key)) {
+			got = v;
+			break;
+		}
+	}
+	fclose(f);
+	return got;
+}
+
+int node_unreclaimable(int node)
+{
+	char line[256], key[32];
+	int in_node = 0, n, got = -1;
+	long v;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f) {
+		msg("/proc/zoneinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &n, key) == 2) {
+			in_node = n == node;
+			continue;
+		}
+		/* the per-node stats, printed under the node's first populated zone */
+		if (in_node && sscanf(line, " %31s %ld", key, &v) == 2 &&
+		    !strcmp(key, "node_unreclaimable:")) {
+			got = v != 0;
+			break;
+		}
+	}
+	fclose(f);
+	return got;
+}

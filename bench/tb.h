@@ -39,6 +39,7 @@ struct opts {
 	unsigned pol_mask;		/* 1 << enum pol */
 	unsigned page_mask;		/* 1 << enum pagesize */
 	unsigned scen_mask;		/* 1 << enum scenario */
+	bool scen_given;		/* --scenarios given (else VOCAB_SCENARIOS_DEFAULT_MASK) */
 	int reps;
 	long mib;			/* allocation per case */
 	long step_mib;			/* fill-curve step */
@@ -57,7 +58,13 @@ struct opts {
 	/* --model-cache-hit: share of accesses a memory-side cache serves */
 	bool model_cache_hit_given;
 	double model_cache_hit;
+	int tiering;			/* --tiering: enum tiering, -1 not given */
 };
+
+/* The boot's tiering modes (tiers --tiering; run-lab's --tiering). */
+enum tiering { TIERING_OFF, TIERING_DEMOTION, TIERING_BALANCING, TIERING_COUNT };
+extern const char *const tiering_names[TIERING_COUNT];	/* "off", "demotion", "balancing" */
+int tiering_parse(const char *s);			/* enum tiering, -1 unknown */
 
 /*
  * A benchmark's registration (benches.h), with what it needs from the
@@ -192,6 +199,12 @@ int node_distance(int from, int to);	/* SLIT, -1 unknown */
 int node_first_cpu(int node);		/* -1: no CPU */
 long node_meminfo_kib(int node, const char *field);	/* -1 if unknown */
 long node_wmark_kib(int node, const char *which);	/* min/low/high, KiB */
+/*
+ * Has kswapd given up on @node (MAX_RECLAIM_RETRIES balancing runs that
+ * reclaimed nothing; /proc/zoneinfo node_unreclaimable)?  1, 0, -1 unknown.
+ * It wakes kswapd no more until a direct reclaim on the node makes progress.
+ */
+int node_unreclaimable(int node);
 /* Zones of @node with managed pages (/proc/zoneinfo); -1 unknown. */
 int node_zones(int node);
 /* Pages on @node's per-CPU lists (zoneinfo pagesets): free, yet not in MemFree. */
@@ -201,6 +214,8 @@ long node_pcp_kib(int node);
  * at most @max_kib there (vm.stat_refresh, up to 64 times); 0, or -1.
  */
 int pcp_drain(const struct nodeset *ns, long max_kib);
+/* A /proc/meminfo field in KiB (SwapTotal), -1 if absent. */
+long vmstat_meminfo_kib(const char *field);
 long long vmstat_get(const char *name);	/* one /proc/vmstat counter, -1 if absent */
 /* vmstat_get(@name) - @before, -1 when either is unknown */
 long long vmstat_delta(const char *name, long long before);
@@ -275,6 +290,30 @@ double clock_overhead_ns(void);
  * the band each filled node's MemFree must stay in for a case to be valid.
  */
 #define MAX_NODE 63	/* per-node arrays; nodes above are not reported */
+/*
+ * What a filler holds the nodes with: anonymous memory (full, pressure,
+ * the fill curve: unreclaimable, swap is off), clean page cache of a
+ * sparse file on the guest's ext4 disk (full-reclaimable-cache), or
+ * anonymous memory with the swap disk on (full-reclaimable-anon).
+ */
+enum fill_kind { FILL_ANON, FILL_CACHE, FILL_ANON_SWAP };
+/*
+ * The guest's reclaim disks, set up by /init (guest/init): the ext4 file
+ * system of the page-cache fill and the swap device (a symlink to the
+ * virtio-blk disk of serial tierlab-swap), left off until a
+ * full-reclaimable-anon scenario turns it on.  /init writes why they are
+ * not there into RECLAIM_DISKS_ERR.
+ */
+#define RECLAIM_FS_DIR "/mnt/tierlab-fs"
+#define RECLAIM_SWAP_DEV "/dev/tierlab-swap"
+#define RECLAIM_DISKS_ERR "/run/tierlab-disks.err"
+/*
+ * What a reclaimable fill leaves free on each node: the low watermark plus
+ * this, so that kswapd sleeps at a case's start (it is woken only by an
+ * allocation that finds a zone under low) and the case's first faults
+ * meet the watermark themselves.
+ */
+#define RECLAIM_MARGIN_MIB 6
 struct filler {
 	int pid;
 	long mib;
@@ -287,6 +326,9 @@ struct filler {
 	long band_lo_kib[MAX_NODE + 1], band_hi_kib[MAX_NODE + 1];
 	bool level;			/* filled to level_kib (filler_start_level) */
 	long level_kib[MAX_NODE + 1];	/* MemFree each filled node is taken down to */
+	enum fill_kind kind;		/* what holds the nodes */
+	bool swap_on;			/* the scenario turned the swap disk on */
+	int gen;			/* FILL_CACHE: fills so far of the scenario (its files) */
 	int ballast_pid;		/* the killable holder of memory on each node, or -1 */
 	bool ballast_reaped;		/* filler_alive() found the ballast gone */
 };
@@ -300,11 +342,24 @@ void children_kill(void);
  */
 int filler_start(struct filler *f, const struct nodeset *nodes, long headroom_mib,
 		 const struct nodeset *roomy, long roomy_mib);
+/*
+ * Fill @nodes with reclaimable memory of @kind (FILL_CACHE, FILL_ANON_SWAP)
+ * until each has its low watermark + RECLAIM_MARGIN_MIB free; the swap, for
+ * FILL_ANON_SWAP, is the caller's to turn on.
+ */
+int filler_start_reclaimable(struct filler *f, const struct nodeset *nodes, enum fill_kind kind);
+/* Is @sc one of the full-reclaimable scenarios, and which fill it takes. */
+bool scenario_reclaimable(enum scenario sc);
+enum fill_kind scenario_fill_kind(enum scenario sc);
+/* Why the reclaim disks are not usable, or NULL (@swap: the swap device too). */
+const char *reclaim_disks_missing(bool swap, char *why, size_t len);
 /* Fill @nodes until MemFree of node N is at most level_kib[N], to the page. */
 int filler_start_level(struct filler *f, const struct nodeset *nodes, const long *level_kib);
 /* The same fill again, after a filler was lost. */
 int filler_restart(struct filler *f);
 void filler_stop(struct filler *f);
+/* The page-cache fill's files, removed (scenario end). */
+void filler_files_remove(struct filler *f);
 /* Is the filler (and its ballast) still there?  A dead one is reaped here (f->status). */
 bool filler_alive(struct filler *f);
 /* The filler task alone, the ballast aside; reaped here the same way. */

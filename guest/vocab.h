@@ -63,11 +63,22 @@
 	X(DEFAULT, "default", 1200, 600) \
 	X(FULL, "full", 7200, 3600)
 
-/* Scenarios of a case (row scenario=): what holds the nodes.  X(ID, name) */
+/*
+ * Scenarios of a case (row scenario=): what holds the nodes.  X(ID, name)
+ * The two full-reclaimable variants hold the preferred nodes full of
+ * memory the kernel can reclaim: clean page cache of a file on the guest's
+ * ext4 disk (-cache), or anonymous memory with the swap disk on (-anon).
+ * They run where asked (--scenarios) and in bench reclaim, not by default
+ * in latency and fallback (VOCAB_SCENARIOS_DEFAULT_MASK).
+ */
 #define VOCAB_SCENARIOS(X) \
 	X(FREE, "free") \
 	X(FULL, "full") \
-	X(PRESSURE, "pressure")
+	X(PRESSURE, "pressure") \
+	X(FULL_RECLAIMABLE_CACHE, "full-reclaimable-cache") \
+	X(FULL_RECLAIMABLE_ANON, "full-reclaimable-anon")
+/* The scenarios a benchmark runs without --scenarios: free, full, pressure. */
+#define VOCAB_SCENARIOS_DEFAULT_MASK 7u
 
 /* Page sizes (row pagesize=).  X(ID, name) */
 #define VOCAB_PAGESIZES(X) \
@@ -113,6 +124,10 @@
 #define VOCAB_BENCH_THREADS "threads"
 #define VOCAB_BENCH_THREADS_NODE "threads_node"	/* threads, one node's CPUs */
 #define VOCAB_BENCH_THREADS_2NODES "threads_2nodes"	/* threads, two nodes' CPUs */
+#define VOCAB_BENCH_TIERS "tiers"		/* the boot's tiering mode, the memory tiers */
+#define VOCAB_BENCH_TIERING "tiering"		/* demotion and promotion per policy */
+#define VOCAB_BENCH_RECLAIM "reclaim"
+#define VOCAB_BENCH_RECLAIM_ZONE "reclaim_zone_reclaim"	/* reclaim under vm.zone_reclaim_mode=1 */
 #define VOCAB_ROW_BENCHES(X) \
 	X(LATENCY, VOCAB_BENCH_LATENCY) \
 	X(LATENCY_TASK, VOCAB_BENCH_LATENCY_TASK) \
@@ -127,7 +142,11 @@
 	X(CHECKS, VOCAB_BENCH_CHECKS) \
 	X(THREADS, VOCAB_BENCH_THREADS) \
 	X(THREADS_NODE, VOCAB_BENCH_THREADS_NODE) \
-	X(THREADS_2NODES, VOCAB_BENCH_THREADS_2NODES)
+	X(THREADS_2NODES, VOCAB_BENCH_THREADS_2NODES) \
+	X(TIERS, VOCAB_BENCH_TIERS) \
+	X(TIERING, VOCAB_BENCH_TIERING) \
+	X(RECLAIM, VOCAB_BENCH_RECLAIM) \
+	X(RECLAIM_ZONE, VOCAB_BENCH_RECLAIM_ZONE)
 
 /* Expansion helpers: a list's names as initialisers, its length. */
 #define VOCAB_NAME2(id, name) name,

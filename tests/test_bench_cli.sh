@@ -29,7 +29,8 @@ for args in "" "nosuch" "latency --reps 0" "latency --policies bind,nosuch" \
 	    "fallback-order --model-hmat 1=1/2/3/4,1=1/2/3/4" "latency --seed -1" "latency --seed x" \
 	    "latency --cpu 1023" "latency --cpu -1" "model --model-cache-hit 1.5" \
 	    "model --model-cache-hit -0.1" "model --model-cache-hit x" "model --model-cache-hit nan" \
-	    "model --model-cache-hmat 0=1/2/3" "threads --threads 0" "threads --threads 65"; do
+	    "model --model-cache-hmat 0=1/2/3" "threads --threads 0" "threads --threads 65" \
+	    "tiers --tiering on" "tiers --tiering"; do
 	# shellcheck disable=SC2086
 	out=$("$TB" $args 2>&1 >/dev/null); rc=$?
 	[ "$rc" = 2 ] || bad "'$args' exited $rc, want 2"

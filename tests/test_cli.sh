@@ -86,7 +86,8 @@ fi
 prun=$(ls -d "$tmp"/plan/*)
 build/host/labtool prepare "$prun" 2 --kernel /K --initrd /I --accel tcg > "$tmp/argv"; rc=$?
 build/host/labtool qemu-argv topologies/dram-pmem.yaml --kernel /K --initrd /I --accel tcg --clock wall \
-	--console "$prun/raw/console-2.log" --channel "$prun/raw/channel-2.log" > "$tmp/argv-want"
+	--console "$prun/raw/console-2.log" --channel "$prun/raw/channel-2.log" \
+	--swap-disk /swap.img --fs-disk /fs.img > "$tmp/argv-want"
 if [ "$rc" = 0 ] && cmp -s "$tmp/argv" "$tmp/argv-want" &&
 	diff <(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 2 --profile quick --clock wall) "$prun/raw/plan-2.txt" >/dev/null &&
 	[ "$(tr -d "'" < "$prun/raw/qemu-2.cmd")" = "$(tr '\0' ' ' < "$tmp/argv")" ] &&

@@ -70,10 +70,17 @@ check "both boots in the run, no report yet" \
 # for and kept, not booted again: here a holder that "finishes" boot 2 late.
 mv "$run/boots/2.status" "$tmp/2.status"
 con=$(stat -c %Y.%s "$run/raw/console-2.log")
-flock "$run/.boot-2.lock" sh -c 'sleep 8; mv "$1" "$2"' sh "$tmp/2.status" "$run/boots/2.status" &
+# The holder lets go only once run-lab says it waits (or after 300 s), so a
+# slow start of run-lab on a loaded host cannot find the boot already done.
+: > "$tmp/resume2.out"
+flock "$run/.boot-2.lock" sh -c '
+	i=0
+	until grep -q "running in another process; waiting" "$3" || [ $i -ge 600 ]; do sleep 0.5; i=$((i + 1)); done
+	sleep 1; mv "$1" "$2"' sh "$tmp/2.status" "$run/boots/2.status" "$tmp/resume2.out" &
 holder=$!
-sleep 1
-out=$(./run-lab.sh --resume "$run" --only-boot 2 2>&1); rc=$?
+while flock -n "$run/.boot-2.lock" true; do sleep 0.2; done	# until the holder has it
+./run-lab.sh --resume "$run" --only-boot 2 > "$tmp/resume2.out" 2>&1; rc=$?
+out=$(cat "$tmp/resume2.out")
 wait "$holder"
 check "a boot running in another process: waited for, kept, not booted again" \
 	'[ $rc = 0 ] && grep -q "boot 2/2: running in another process; waiting" <<<"$out" &&

@@ -3,7 +3,7 @@
  * labtool plan TOPOLOGY.yaml --boot-id ID [--profile quick|default|full]
  *              [--benches LIST|default|none] [--workloads LIST|all|none]
  *              [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount]
- *              [--memory-timing off|count|delay]
+ *              [--memory-timing off|count|delay] [--tiering off|demotion|balancing]
  *              [--bench-list FILE]
  *
  * Writes one boot's guest plan (README.md, "Guest plan") on stdout.  This is
@@ -42,10 +42,13 @@
  * topology meets its declared needs (plan_needs_unmet()): fallback-order,
  * for one, only where the overflow has more than one place to go; threads
  * skips by itself what the machine's CPUs cannot give (1.3 guest seconds
- * on 2s2c-dram-pmem, quick).
+ * on 2s2c-dram-pmem, quick); reclaim, the scenarios full-reclaimable-cache
+ * and -anon, where a node outside the preferred set can take the overflow,
+ * last: a step killed inside -anon would leave the swap on for the steps
+ * after it.
  */
 static const char *const default_benches[] = { "checks", "latency", "fallback", "fallback-order", "features",
-					       "threads", "oom", "model" };
+					       "threads", "oom", "model", "reclaim" };
 
 /*
  * The cost model of fallback-order and model: the HMAT figures seen from CPU
@@ -272,7 +275,8 @@ long parse_count(const char *s, long max)
  */
 static int plan_benches(struct sbuf *plan, const struct topo *t, const char *benches,
 			const char *list_path, const struct target *targets, int ntargets,
-			int timeout, const char *profile, const char *clock, const char *boot)
+			int timeout, const char *profile, const char *clock, const char *boot,
+			bool tiering)
 {
 	char *list = xstrdup(!strcmp(benches, "default") ? "" : benches), *save = NULL;
 	const struct bench_decl *decl[32];
@@ -294,6 +298,9 @@ static int plan_benches(struct sbuf *plan, const struct topo *t, const char *ben
 				fprintf(stderr, "labtool plan: tierbench lists no '%s' (a default benchmark)\n",
 					default_benches[k]);
 		}
+		/* with tiering on, what it does to each policy's pages */
+		if (tiering && (decl[nnames] = benchlist_find(&bl, "tiering")))
+			nnames++;
 	} else {
 		for (char *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
 			if (nnames == (int)(sizeof(decl) / sizeof(*decl))) {
@@ -408,7 +415,7 @@ int plan_text(int argc, char **argv, struct sbuf *out)
 {
 	const char *path = NULL, *boot = NULL, *profile = "default";
 	const char *benches = "default", *workloads = "none", *step_timeout = NULL;
-	const char *wl_dir_opt = NULL, *clock = "wall", *bench_list = NULL, *mt = "off";
+	const char *wl_dir_opt = NULL, *clock = "wall", *bench_list = NULL, *mt = "off", *tiering = "off";
 	enum acct_mode mt_mode;
 	char warn[256];
 	char **wl_avail = NULL, **wl_run = NULL;
@@ -426,6 +433,7 @@ int plan_text(int argc, char **argv, struct sbuf *out)
 				   !strcmp(argv[i], "--clock") ? &clock :
 				   !strcmp(argv[i], "--bench-list") ? &bench_list :
 				   !strcmp(argv[i], "--memory-timing") ? &mt :
+				   !strcmp(argv[i], "--tiering") ? &tiering :
 				   !strcmp(argv[i], "--step-timeout") ? &step_timeout : NULL;
 
 		if (opt && i + 1 < argc) {
@@ -438,7 +446,7 @@ int plan_text(int argc, char **argv, struct sbuf *out)
 		}
 	}
 	if (!path || !boot) {
-		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount] [--bench-list FILE] [--memory-timing off|count|delay]\n");
+		fprintf(stderr, "usage: labtool plan TOPOLOGY.yaml --boot-id ID [--profile P] [--benches LIST] [--workloads LIST|all|none] [--workloads-dir DIR] [--step-timeout S] [--clock wall|icount] [--bench-list FILE] [--memory-timing off|count|delay] [--tiering off|demotion|balancing]\n");
 		return EXIT_USAGE;
 	}
 	prof = vocab_profile(profile);
@@ -453,6 +461,10 @@ int plan_text(int argc, char **argv, struct sbuf *out)
 	}
 	if (strcmp(clock, "wall") && strcmp(clock, "icount")) {
 		fprintf(stderr, "labtool plan: --clock: '%s' is not wall or icount\n", clock);
+		return EXIT_USAGE;
+	}
+	if (strcmp(tiering, "off") && strcmp(tiering, "demotion") && strcmp(tiering, "balancing")) {
+		fprintf(stderr, "labtool plan: --tiering: '%s' is not off, demotion or balancing\n", tiering);
 		return EXIT_USAGE;
 	}
 	if (acct_mode_parse(mt, &mt_mode, warn, sizeof(warn))) {
@@ -533,11 +545,18 @@ int plan_text(int argc, char **argv, struct sbuf *out)
 
 	sb_printf(&plan, "boot %s\n", boot);
 	sb_printf(&plan, "step topology 60 topoprobe\n");
+	/*
+	 * The tiering mode, set (and left so) before any benchmark or
+	 * workload, checked and the memory tiers shown (bench/tiering.c).
+	 */
+	if (strcmp(tiering, "off"))
+		sb_printf(&plan, "step tiers 60 tierbench tiers --tiering %s%s\n", tiering,
+			  !strcmp(clock, "icount") ? " --clock icount" : "");
 	plan_hugetlb(t, &plan);
 
 	if (strcmp(benches, "none")) {
 		rc = plan_benches(&plan, t, benches, bench_list, targets, ntargets, timeout, profile,
-				  clock, boot);
+				  clock, boot, strcmp(tiering, "off") != 0);
 		if (rc) {
 			free(plan.s);
 			free(t);

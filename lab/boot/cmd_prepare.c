@@ -13,7 +13,9 @@
  * stdout, each word ended by a NUL, for run-lab.sh (`mapfile -d ''`).
  * --initrd is where the boot's initramfs goes: with --base, written here
  * first (lab/boot/initrd.c), the lab's base image --base followed by the
- * plan as /lab/plan and the run's --add files.  Every file is written
+ * plan as /lab/plan and the run's --add files; with --base also the
+ * guest's reclaim disks beside it (lab/boot/disks.c, swap.img and fs.img),
+ * which the QEMU command names in any case.  Every file is written
  * atomically; the run's files are not written when anything fails.
  *
  * Exit: 0; 2 an --add file that cannot be staged (run-lab's words); 64
@@ -28,6 +30,7 @@
 
 #include "accounting.h"
 #include "commands.h"
+#include "disks.h"
 #include "initrd.h"
 #include "qemu.h"
 #include "runopts.h"
@@ -61,6 +64,7 @@ int cmd_prepare(int argc, char **argv)
 	struct sbuf plan = { 0 }, line = { 0 };
 	const char *run = NULL, *id = NULL, *so = NULL, *version = NULL, *base = NULL, *topo;
 	char **saved = NULL, err[1024], *console = NULL, *channel = NULL, *mt_out = NULL;
+	char *swap = NULL, *fs = NULL;
 	enum acct_mode mode = ACCT_COUNT;
 	int nsaved = 0, rc;
 
@@ -119,10 +123,10 @@ int cmd_prepare(int argc, char **argv)
 		char *pv[] = { "plan", (char *)topo, "--boot-id", (char *)id, "--profile", (char *)o.profile,
 			       "--clock", (char *)o.clock, "--benches", (char *)o.benches, "--workloads",
 			       (char *)o.workloads, "--memory-timing", (char *)o.memory_timing,
-			       "--step-timeout", st, NULL };
+			       "--tiering", (char *)o.tiering, "--step-timeout", st, NULL };
 
 		snprintf(st, sizeof(st), "%ld", o.step_timeout);
-		rc = plan_text(o.step_timeout ? 16 : 14, pv, &plan);
+		rc = plan_text(o.step_timeout ? 18 : 16, pv, &plan);
 		if (rc)
 			goto out;
 	}
@@ -136,6 +140,17 @@ int cmd_prepare(int argc, char **argv)
 	if (mt_out && acct_mode_parse(o.memory_timing, &mode, err, sizeof(err))) {
 		fprintf(stderr, "labtool prepare: %s\n", err);
 		rc = EXIT_USAGE;
+		goto out;
+	}
+	/*
+	 * The reclaim disks, beside the initrd in the boot's staging
+	 * directory: made with it (--base), named in the command always.
+	 */
+	q.swap_disk = swap = disk_path(q.initrd, "swap.img");
+	q.fs_disk = fs = disk_path(q.initrd, "fs.img");
+	if (base && disks_make(swap, fs, "mke2fs", err, sizeof(err))) {
+		fprintf(stderr, "labtool prepare: reclaim disks: %s\n", err);
+		rc = EXIT_IOERR;
 		goto out;
 	}
 	rc = qemu_boot_argv(topo, &q, mt_out, mt_out ? so : NULL, mt_out ? version : NULL, mode, &a);
@@ -174,6 +189,8 @@ out:
 	free(console);
 	free(channel);
 	free(mt_out);
+	free(swap);
+	free(fs);
 	runopts_free_argv(saved, nsaved);
 	runopts_free(&o);
 	return rc;

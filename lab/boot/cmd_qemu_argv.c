@@ -3,7 +3,7 @@
  * labtool qemu-argv TOPOLOGY.yaml --kernel F --initrd F --console F --channel F
  *                   --accel tcg|kvm --clock icount|wall [--no-prealloc]
  *                   [--memory-timing-out F --plugin SO --qemu-version LINE
- *                    [--memory-timing count|delay]]
+ *                    [--memory-timing count|delay]] [--swap-disk F --fs-disk F]
  *
  * Prints a boot's whole QEMU command line (lab/boot/qemu.c), each word ended by
  * a NUL, for run-lab.sh (`mapfile -d ''`).  --no-prealloc leaves guest
@@ -14,7 +14,8 @@
  * of `qemu-system-x86_64 --version`); --memory-timing delay (default count)
  * adds delay injection, which needs --clock wall.  qboot is the firmware when QEMU's
  * package has it (it loads QEMU's ACPI tables and the kernel a few hundred
- * ms sooner under TCG).
+ * ms sooner under TCG).  --swap-disk and --fs-disk, together: the guest's
+ * reclaim disks (lab/boot/disks.h), as `labtool prepare` gives every boot.
  *
  * Exit: 0; 64 usage or conflicting options; 65/66 the topology's; 70 out of
  * memory; 74 cannot write.
@@ -34,7 +35,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: labtool qemu-argv TOPOLOGY.yaml --kernel F --initrd F --console F "
 			"--channel F --accel tcg|kvm --clock icount|wall [--no-prealloc]\n"
-			"       [--memory-timing-out F --plugin SO --qemu-version LINE [--memory-timing count|delay]]\n");
+			"       [--memory-timing-out F --plugin SO --qemu-version LINE [--memory-timing count|delay]] [--swap-disk F --fs-disk F]\n");
 	return EXIT_USAGE;
 }
 
@@ -97,7 +98,9 @@ int cmd_qemu_argv(int argc, char **argv)
 				   !strcmp(argv[i], "--memory-timing-out") ? &mt_out :
 				   !strcmp(argv[i], "--plugin") ? &so :
 				   !strcmp(argv[i], "--qemu-version") ? &version :
-				   !strcmp(argv[i], "--memory-timing") ? &mode_s : NULL;
+				   !strcmp(argv[i], "--memory-timing") ? &mode_s :
+				   !strcmp(argv[i], "--swap-disk") ? &o.swap_disk :
+				   !strcmp(argv[i], "--fs-disk") ? &o.fs_disk : NULL;
 
 		if (opt && i + 1 < argc && argv[i + 1][0])
 			*opt = argv[++i];

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "disks.h"
 #include "qemu.h"
 
 const char qemu_kernel_cmdline[] =
@@ -191,6 +192,31 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	      arg(a, "%s", o->initrd) | arg(a, "-append") | arg(a, "%s", qemu_kernel_cmdline);
 	rc |= arg(a, "-serial") | arg(a, "file:%s", o->console) | arg(a, "-serial") |
 	      arg(a, "file:%s", o->channel);
+	/*
+	 * The reclaim disks: raw files, writes not flushed to the host's disk
+	 * (cache=unsafe: a lost boot's swap is worth nothing), found by the
+	 * guest's /init by serial.
+	 */
+	if (!o->swap_disk != !o->fs_disk) {
+		topo_args_free(a);
+		snprintf(err, errlen, "the reclaim disks come as a pair: the swap and the file system");
+		return -1;
+	}
+	if (o->swap_disk) {
+		const char *path[2] = { o->swap_disk, o->fs_disk }, *id[2] = { "swap", "fs" },
+			   *serial[2] = { DISK_SWAP_SERIAL, DISK_FS_SERIAL };
+
+		for (int i = 0; i < 2; i++) {
+			if (strchr(path[i], ',')) {
+				topo_args_free(a);
+				snprintf(err, errlen, "disk %s: QEMU cannot take a comma in a file name", path[i]);
+				return -1;
+			}
+			rc |= arg(a, "-drive") |
+			      arg(a, "file=%s,if=none,id=%s,format=raw,cache=unsafe", path[i], id[i]);
+			rc |= arg(a, "-device") | arg(a, "virtio-blk-pci,drive=%s,serial=%s", id[i], serial[i]);
+		}
+	}
 	if (o->plugin)
 		rc |= arg(a, "-plugin") | arg(a, "%s", o->plugin);
 	if (rc) {

@@ -32,6 +32,8 @@ struct qemu_opts {
 	const char *bios;		/* -bios FILE, or NULL */
 	const char *plugin;		/* -plugin's value (--memory-timing count), or NULL: TCG only */
 	bool delay;			/* the plugin injects delays (--memory-timing delay): not with icount */
+	/* the reclaim disks (lab/boot/disks.h), virtio-blk with their serials; NULL: none */
+	const char *swap_disk, *fs_disk;
 };
 
 /* The machine's arguments, memory preallocated unless @no_prealloc.  -1: out of memory. */

@@ -129,6 +129,7 @@ void collect_entries(struct run *r, struct entries *e)
 		    !strcmp(w->f[COL_BENCH], "single-node") ||
 		    /* rows of their own sections or tables, not policy entries */
 		    !strcmp(w->f[COL_BENCH], "features") || !strcmp(w->f[COL_BENCH], "chase") ||
+		    !strcmp(w->f[COL_BENCH], "tiering") || !strcmp(w->f[COL_BENCH], "tiers") ||
 		    !strncmp(w->f[COL_BENCH], "threads_", 8) ||
 		    !strcmp(w->f[COL_POLICY], "-") || !w->f[COL_POLICY][0])
 			continue;

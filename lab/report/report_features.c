@@ -60,6 +60,80 @@ static bool home_sentence(struct run *r, const char *pol, const char *set, struc
 	return true;
 }
 
+/*
+ * MPOL_F_STATIC_NODES / RELATIVE_NODES under a cpuset change: where each
+ * flag's new pages landed before and after, against the documented nodes.
+ */
+/* "{1,2}" of a node bitmask row's value */
+static void mask_words(double v, struct sbuf *b)
+{
+	unsigned long long m = (unsigned long long)v;
+	int k = 0;
+
+	sb_putc(b, '{');
+	for (int n = 0; n < 64; n++)
+		if (m >> n & 1)
+			sb_printf(b, "%s%d", k++ ? "," : "", n);
+	sb_putc(b, '}');
+}
+
+static bool cpuset_sentence(struct run *r, const char *set, struct sbuf *b)
+{
+	static const char *const flags[] = { "noflag", "static", "relative" };
+	static const char *const words[] = { "without a flag", "with MPOL_F_STATIC_NODES",
+					     "with MPOL_F_RELATIVE_NODES" };
+	size_t said = 0, off = 0;
+
+	for (size_t f = 0; f < 3; f++) {
+		struct row *w[4];
+		char m[64];
+		static const char *const what[4] = { "landing_node_before", "landing_node_after",
+						     "expected_node_before", "expected_node_after" };
+		struct cites c = { 0 };
+
+		for (int i = 0; i < 4; i++) {
+			snprintf(m, sizeof(m), "cpuset_%s_%s", flags[f], what[i]);
+			w[i] = run_find(r, "features", "bind", set, "4k", "free", m);
+		}
+		if (!w[0] || !w[1] || !w[2] || !w[3])
+			continue;
+		if (!said++) {
+			struct row *mb = run_find(r, "features", "bind", set, "4k", "free", "cpuset_mems_before_mask");
+			struct row *ma = run_find(r, "features", "bind", set, "4k", "free", "cpuset_mems_after_mask");
+			struct row *pn = run_find(r, "features", "bind", set, "4k", "free", "cpuset_policy_node");
+
+			if (!mb || !ma || !pn || isnan(numval(mb)) || isnan(numval(ma)))
+				return false;
+			sb_printf(b, "A task bound (MPOL_BIND) to node %s in a cgroup whose cpuset.mems went from ",
+				  pn->f[COL_VALUE]);
+			mask_words(numval(mb), b);
+			sb_puts(b, " to ");
+			mask_words(numval(ma), b);
+			cites_add(&c, mb);
+			cites_add(&c, ma);
+			cites_add(&c, pn);
+			cites_put(r, &c, b);
+			sb_puts(b, " put its new pages ");
+		} else {
+			sb_puts(b, "; ");
+		}
+		sb_printf(b, "%s on node %s, then on node %s", words[f], w[0]->f[COL_VALUE], w[1]->f[COL_VALUE]);
+		off += strcmp(w[0]->f[COL_VALUE], w[2]->f[COL_VALUE]) || strcmp(w[1]->f[COL_VALUE], w[3]->f[COL_VALUE]);
+		for (int i = 0; i < 4; i++)
+			cites_add(&c, w[i]);
+		cites_put(r, &c, b);
+	}
+	if (said)
+		sb_puts(b, off ? ". Not every flag's pages landed where the documented semantics put them "
+				 "(Documentation/admin-guide/mm/numa_memory_policy.rst; bench/mpolmodel.c): see the "
+				 "cpuset_*_expected_node rows."
+			       : ". Each is where the documented semantics put them "
+				 "(Documentation/admin-guide/mm/numa_memory_policy.rst, as bench/mpolmodel.c reads "
+				 "it): without a flag the node is remapped by its position in the old mems, a "
+				 "static node stays while it is allowed, a relative one is the n-th of the mems.");
+	return said > 0;
+}
+
 size_t features_summary(struct run *r, struct sbuf *b)
 {
 	static const char *const pols[] = { "preferred-many", "bind" };
@@ -124,6 +198,13 @@ size_t features_summary(struct run *r, struct sbuf *b)
 			cite(r, we, b);
 			sb_puts(b, ".");
 		}
+	}
+	for (size_t s = 0; s < sets.n; s++) {
+		struct sbuf one = { 0 };
+
+		if (cpuset_sentence(r, sets.v[s], &one))
+			sb_printf(b, "%s%s", said++ ? "\n" : "", one.s);
+		sb_free(&one);
 	}
 	sl_free(&sets);
 	return said;

@@ -288,7 +288,13 @@ void sec_features(struct doc *d, struct run *r);
 size_t features_summary(struct run *r, struct sbuf *b);
 /* bench threads' section (report_threads.c); nothing without its rows. */
 void sec_threads(struct doc *d, struct run *r);
+/* bench tiers and tiering (run-lab --tiering): the mode, the tiers, demotion per policy */
+void sec_tiering(struct doc *d, struct run *r);
+size_t tiering_summary(struct run *r, struct sbuf *b);
 size_t threads_summary(struct run *r, struct sbuf *b);
+/* bench reclaim's section (report_reclaim.c); nothing without its rows. */
+void sec_reclaim(struct doc *d, struct run *r);
+size_t reclaim_summary(struct run *r, struct sbuf *b);
 /* The fill-level section (bench fallback's level-* cases); nothing without them. */
 void sec_fill_levels(struct doc *d, struct run *r);
 /* The counted access cost (report_access.c); nothing when the run did not count accesses. */

@@ -1475,7 +1475,9 @@ static int build_docs(struct run *r, const struct report_opts *o, enum fits fits
 	sec_single_node(d, r);
 	sec_fill_levels(d, r);
 	sec_features(d, r);
+	sec_tiering(d, r);
 	sec_threads(d, r);
+	sec_reclaim(d, r);
 
 	doc_heading(d, 2, "figures", "Figures");
 	{

@@ -219,6 +219,7 @@ int cmd_args(int argc, char **argv)
 	assign(&out, "clock", o.clock);
 	assign(&out, "fits", o.fits);
 	assign(&out, "memory_timing", o.memory_timing);
+	assign(&out, "tiering", o.tiering);
 	assign(&out, "results", o.results);
 	assign_num(&out, "boots", o.boots);
 	assign_num(&out, "idle_timeout", o.idle_timeout);

@@ -82,7 +82,7 @@ static int meta_init(const char *run, const struct run_opts *o, const char *star
 		     int nextra)
 {
 	char **v = xcalloc((size_t)nextra + 2 * o->ntopo + 16, sizeof(*v));
-	char *own[8] = { 0 };
+	char *own[9] = { 0 };
 	int n = 0, k = 0, rc;
 
 	v[n++] = "meta";
@@ -96,6 +96,7 @@ static int meta_init(const char *run, const struct run_opts *o, const char *star
 	v[n++] = own[k++] = xasprintf("clock=%s", o->clock);
 	v[n++] = own[k++] = xasprintf("fits=%s", o->fits);
 	v[n++] = own[k++] = xasprintf("memory_timing=%s", o->memory_timing);
+	v[n++] = own[k++] = xasprintf("tiering=%s", o->tiering);
 	{
 		char *s = runopts_summary(o);
 

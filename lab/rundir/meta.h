@@ -40,6 +40,7 @@
 	X(fits, STR, ARG, NULL)                                               \
 	X(memory_timing, STR, ARG, NULL)                                      \
 	X(memory_timing_dilation, NUM, SELF, "memory timing: delay dilation (experimental)") \
+	X(tiering, STR, ARG, "memory tiering (--tiering)")                    \
 	X(time_unit, STR, SELF, NULL)                                         \
 	X(host_cpus, NUM, SELF, "host CPUs")                                  \
 	X(host_kernel, STR, SELF, "host kernel")                              \

@@ -126,6 +126,7 @@ int runopts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t e
 	static const char *const accels[] = { "auto", "tcg", "kvm", NULL };
 	static const char *const timings[] = { "off", "count", "delay", NULL };
 	static const char *const clocks[] = { "icount", "wall", NULL };
+	static const char *const tierings[] = { "off", "demotion", "balancing", NULL };
 	const char *boots = "1", *idle = "300", *wall = "3600", *step = NULL, *jobs = "1";
 
 	o->profile = "default";
@@ -137,6 +138,7 @@ int runopts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t e
 	o->clock = "icount";
 	o->fits = "unknown";
 	o->memory_timing = "off";
+	o->tiering = "off";
 	o->results = "results";
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -150,6 +152,7 @@ int runopts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t e
 				   !strcmp(a, "--boots") ? &boots :
 				   !strcmp(a, "--fits") ? &o->fits :
 				   !strcmp(a, "--memory-timing") ? &o->memory_timing :
+				   !strcmp(a, "--tiering") ? &o->tiering :
 				   !strcmp(a, "--idle-timeout") ? &idle :
 				   !strcmp(a, "--boot-timeout") ? &wall :
 				   !strcmp(a, "--results") ? &o->results :
@@ -217,6 +220,8 @@ int runopts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t e
 			    o->memory_timing);
 	if (!one_of(o->clock, clocks))
 		return fail(err, errlen, "--clock: '%s' is not icount or wall", o->clock);
+	if (!one_of(o->tiering, tierings))
+		return fail(err, errlen, "--tiering: '%s' is not off, demotion or balancing", o->tiering);
 	/* the same refusal as labtool qemu-argv's (lab/boot/qemu.h), before anything is built */
 	if (!strcmp(o->memory_timing, "delay") && !strcmp(o->clock, "icount"))
 		return fail(err, errlen, "--memory-timing delay needs --clock wall: under --clock icount "
@@ -249,6 +254,9 @@ int runopts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t e
 		return fail(err, errlen, "--step-timeout: '%s' is not a positive number of seconds", step);
 	if ((o->jobs = count(jobs)) < 0)
 		return fail(err, errlen, "-j: '%s' is not a positive integer", jobs);
+	if (*o->exec_cmd && strcmp(o->tiering, "off"))
+		return fail(err, errlen, "--tiering is set by the benchmarks' plan; --exec runs one command "
+			    "instead (set it there: tierbench tiers --tiering MODE)");
 	if (*o->exec_cmd && (strcmp(o->benches, "default") || strcmp(o->workloads, "none")))
 		return fail(err, errlen, "--exec runs one command instead of the benchmarks; it conflicts "
 			    "with --benches/--workloads");
@@ -520,6 +528,9 @@ void runopts_canon(const struct run_opts *o, char ***v, size_t *n)
 	OPT("--results", o->results);
 	OPT("--fits", o->fits);
 	OPT("--memory-timing", o->memory_timing);
+	/* only when set: run.args of a run without it stay as they were */
+	if (strcmp(o->tiering, "off"))
+		OPT("--tiering", o->tiering);
 	if (o->step_timeout)
 		NUM("--step-timeout", o->step_timeout);
 	if (o->no_prealloc)
@@ -535,10 +546,12 @@ void runopts_canon(const struct run_opts *o, char ***v, size_t *n)
 char *runopts_summary(const struct run_opts *o)
 {
 	/* an --exec run runs no benchmark and no workload, whatever the defaults say */
-	return xasprintf("profile=%s benches=%s workloads=%s boots=%ld clock=%s memory_timing=%s exec=%s%s",
+	return xasprintf("profile=%s benches=%s workloads=%s boots=%ld clock=%s memory_timing=%s exec=%s%s%s%s",
 			 o->profile, *o->exec_cmd ? "none" : o->benches,
 			 *o->exec_cmd ? "none" : o->workloads, o->boots, o->clock, o->memory_timing,
-			 *o->exec_cmd ? "yes" : "", o->no_prealloc ? " prealloc=off" : "");
+			 *o->exec_cmd ? "yes" : "", o->no_prealloc ? " prealloc=off" : "",
+			 strcmp(o->tiering, "off") ? " tiering=" : "",
+			 strcmp(o->tiering, "off") ? o->tiering : "");
 }
 
 void sb_shell_word(struct sbuf *b, const char *s)
@@ -646,6 +659,12 @@ const char runopts_help[] =
 	"                        delay (experimental, needs --clock wall): counts, and\n"
 	"                        makes each miss wait its node's dilated latency on the\n"
 	"                        host; for the chase only (README \"Delay injection\")\n"
+	"  --tiering off|demotion|balancing\n"
+	"                        the guest's memory tiering (default off): demotion\n"
+	"                        sets /sys/kernel/mm/numa/demotion_enabled, balancing\n"
+	"                        also kernel.numa_balancing=2 (tiering mode); the\n"
+	"                        guest checks it and the benchmarks add tiering\n"
+	"                        (README \"Tiering\"); no change to the QEMU command\n"
 	"  --no-prealloc         leave guest memory to be allocated as the guest touches\n"
 	"                        it (default: preallocated; make bench-lab shows why)\n"
 	"  --boots N             boots per topology (repetitions; default 1)\n"

@@ -20,6 +20,7 @@
 struct run_opts {
 	const char *profile, *benches, *workloads, *exec_cmd, *kernel, *accel, *clock, *fits,
 		*memory_timing, *results;
+	const char *tiering;	/* off, demotion, balancing (the guest's tiers step) */
 	long boots, idle_timeout, boot_timeout, step_timeout /* 0: by profile */, jobs;
 	bool no_prealloc, clock_given, quiet, print_qemu, plan, help;
 	char **adds, **topo;	/* as given; absolute after runopts_files() */

@@ -1618,3 +1618,70 @@ TEST(report_access_memory_side_cache_share)
 	sb_free(&w);
 	sb_free(&m);
 }
+
+/*
+ * bench reclaim (issue 20): the preferred nodes full of clean page cache.
+ * @pm_wake: kswapd's wakes on node 2 in preferred-many's case; @pm_on:
+ * its share on the preferred nodes; @bind_stall: bind's allocstall and
+ * direct scans; @pm_max its longest fault.  The sentences follow the rows.
+ */
+static size_t reclaim_text(const char *pm_wake, const char *pm_on, const char *bind_stall,
+			   const char *pm_max, struct sbuf *b)
+{
+#define RC(pol, m, v) mkrow("reclaim", pol, "pmem:2+3", "4k", "full-reclaimable-cache", m, v)
+#define RC_POL(pol, on, stall, wake2, max)                                                        \
+	RC(pol, "on_set_frac", on), RC(pol, "allocstall_delta", stall),                           \
+	RC(pol, "pgscan_direct_node2", stall), RC(pol, "pgscan_direct_node3", "0"),               \
+	RC(pol, "kswapd_wake_node2", wake2), RC(pol, "kswapd_wake_node3", "0"),                   \
+	RC(pol, "pgsteal_kswapd_node2", "100"), RC(pol, "pgsteal_kswapd_node3", "0"),             \
+	RC(pol, "p50", "6784"), RC(pol, "p99", "17408"), RC(pol, "max", max),                     \
+	RC(pol, "outcome_completed", "1")
+	struct row rows[] = {
+		RC_POL("bind", "1", bind_stall, "2", "5000000"),
+		RC_POL("preferred", "0.173", "0", "0", "200000"),
+		RC_POL("preferred-many", pm_on, "0", pm_wake, pm_max),
+	};
+#undef RC_POL
+#undef RC
+	struct run r = { 0 };
+	size_t n;
+
+	mk_boot = "b1";
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		rows[i].line = (unsigned)i + 2;
+	r.boot_rows = rows;
+	r.nboot_rows = sizeof(rows) / sizeof(rows[0]);
+	run_aggregate(&r);
+	n = reclaim_summary(&r, b);
+	run_aggregate_free(&r);
+	return n;
+}
+
+TEST(report_reclaim_sentences_from_the_rows)
+{
+	struct sbuf kept = { 0 }, one = { 0 };
+
+	CHECK(reclaim_text("2", "1", "0", "7000000", &kept) == 3);
+	CHECK(strstr(kept.s, "With the preferred nodes pmem:2+3 full of clean page cache (scenario "
+			     "full-reclaimable-cache): **bind** put 100 % of its pages on the preferred "
+			     "nodes (completed); direct reclaim: 0 stalls, 0 pages scanned directly there; "
+			     "kswapd woken 2 times there and 100 pages reclaimed by it") != NULL);
+	CHECK(strstr(kept.s, "preferred reclaimed nothing on the preferred nodes") != NULL);
+	CHECK(strstr(kept.s, "preferred-many reclaimed there only through kswapd") != NULL);
+	CHECK(strstr(kept.s, "So they differ: preferred-many kept 100 % on the preferred nodes, "
+			     "preferred 17.3 %.") != NULL);
+	CHECK(strstr(kept.s, "preferred-many's longest fault took 35 times preferred's") != NULL);
+	CHECK(strstr(kept.s, "bind and preferred-many are not distinguishable by reclaim in this run") != NULL);
+	CHECK(strstr(kept.s, "summary.csv line") != NULL);
+	/* contrary rows: preferred-many woke nothing, stayed off the set, bind stalled */
+	CHECK(reclaim_text("0", "0.18", "7", "190000", &one) == 3);
+	CHECK(strstr(one.s, "preferred-many woke no kswapd there either") != NULL);
+	CHECK(strstr(one.s, "By placement they are not distinguishable (18 % against 17.3 %)") != NULL);
+	CHECK(strstr(one.s, "By their longest fault they are not distinguishable") != NULL);
+	CHECK(strstr(one.s, "bind reclaimed directly (7 stalls, 7 pages scanned directly on the "
+			    "preferred nodes), preferred-many did not. bind's longest fault took 5000000 , "
+			    "preferred-many's 190000.") != NULL);
+	CHECK(strstr(one.s, "So they differ") == NULL);
+	sb_free(&kept);
+	sb_free(&one);
+}

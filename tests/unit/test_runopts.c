@@ -342,3 +342,63 @@ TEST(runopts_boot_ids_to_topologies)
 	CHECK(runopts_boot_topology(&o, "", &first) == NULL);
 	runopts_free(&o);
 }
+
+/* --tiering (#20 item 4): its words, its refusals, run.args and meta.json's options */
+TEST(runopts_tiering)
+{
+	struct run_opts o, back;
+	struct sbuf text = { 0 };
+	char err[256], **canon, **v, *sum;
+	size_t n;
+	int argc;
+
+	CHECK(parse(&o, err, sizeof(err), "t.yaml", NULL) == 0);
+	CHECK_STR(o.tiering, "off");
+	runopts_free(&o);
+	CHECK_STR(MSG("--tiering", "demotion"), "");
+	CHECK_STR(MSG("--tiering", "balancing"), "");
+	CHECK_STR(MSG("--tiering", "off"), "");
+	CHECK_STR(MSG("--tiering", "on"), "--tiering: 'on' is not off, demotion or balancing");
+	CHECK_STR(MSG("--tiering", "Demotion"), "--tiering: 'Demotion' is not off, demotion or balancing");
+	CHECK_STR(MSG("--tiering"), "--tiering needs a value (see --help)");
+	CHECK_STR(MSG("--tiering", ""), "--tiering needs a value (see --help)");
+	CHECK(strchr(MSG("--tiering", "demotion", "--exec", "true"), '\n') == NULL);
+	CHECK(strstr(MSG("--tiering", "demotion", "--exec", "true"), "--exec") != NULL);
+	CHECK_STR(MSG("--tiering", "off", "--exec", "true"), "");
+	{
+		struct run_opts e;
+
+		CHECK(parse(&e, err, sizeof(err), "--tiering", "nope", "t.yaml", NULL) == RUNOPTS_USAGE);
+		runopts_free(&e);
+	}
+
+	/* run.args keeps it and reads it back; a run without it keeps its old words */
+	CHECK(parse(&o, err, sizeof(err), "--tiering", "balancing", "t.yaml", NULL) == 0);
+	CHECK_STR(o.tiering, "balancing");
+	runopts_canon(&o, &canon, &n);
+	for (size_t i = 0; i < n; i++) {
+		sb_putn(&text, canon[i], strlen(canon[i]) + 1);
+		free(canon[i]);
+	}
+	free(canon);
+	CHECK(memmem(text.s, text.len, "--tiering\0balancing\0", 20) != NULL);
+	v = runopts_saved_argv(text.s, text.len, false, &argc);
+	CHECK(runopts_parse(argc, v, &back, err, sizeof(err)) == 0);
+	CHECK_STR(back.tiering, "balancing");
+	sum = runopts_summary(&back);
+	CHECK_STR(sum, "profile=default benches=default workloads=none boots=1 clock=icount "
+		       "memory_timing=off exec= tiering=balancing");
+	free(sum);
+	runopts_free_argv(v, argc);
+	runopts_free(&back);
+	runopts_free(&o);
+	sb_free(&text);
+	CHECK(parse(&o, err, sizeof(err), "t.yaml", NULL) == 0);
+	runopts_canon(&o, &canon, &n);
+	for (size_t i = 0; i < n; i++) {
+		CHECK(strcmp(canon[i], "--tiering") != 0);
+		free(canon[i]);
+	}
+	free(canon);
+	runopts_free(&o);
+}
