@@ -63,17 +63,23 @@ static void check_file_args(int *failures, const char *path, const char *want)
 TEST(topology_args_two_s_dram_pmem)
 {
 	check_file_args(failures, "topologies/2s-dram-pmem.yaml",
-		"-machine pc,hmat=on\n"
+		/* PMEM nodes movable by default: DIMMs, node 2 with an SRAT anchor */
+		"-machine pc,hmat=on,nvdimm=on\n"
 		"-smp 2\n"
-		"-m 2G\n"
+		"-m 1G,slots=3,maxmem=3200M\n"
 		"-object memory-backend-ram,id=mem0,size=512M,prealloc=on\n"
 		"-object memory-backend-ram,id=mem1,size=512M,prealloc=on\n"
 		"-object memory-backend-ram,id=mem2,size=512M,prealloc=on\n"
 		"-object memory-backend-ram,id=mem3,size=512M,prealloc=on\n"
+		"-object memory-backend-ram,id=anchor2,size=128M,prealloc=off\n"
 		"-numa node,nodeid=0,cpus=0,memdev=mem0\n"
 		"-numa node,nodeid=1,cpus=1,memdev=mem1\n"
-		"-numa node,nodeid=2,memdev=mem2,initiator=0\n"
-		"-numa node,nodeid=3,memdev=mem3,initiator=1\n"
+		"-numa node,nodeid=2,initiator=0\n"
+		"-numa node,nodeid=3,initiator=1\n"
+		/* RAM offsets 1G and 1.5G above the device-memory base, 4G */
+		"-device pc-dimm,id=dimm2,memdev=mem2,node=2,addr=0x140000000\n"
+		"-device nvdimm,id=anchor2,memdev=anchor2,node=2,addr=0x180000000\n"
+		"-device pc-dimm,id=dimm3,memdev=mem3,node=3,addr=0x160000000\n"
 		"-numa dist,src=0,dst=1,val=21\n"
 		"-numa dist,src=0,dst=2,val=17\n"
 		"-numa dist,src=0,dst=3,val=28\n"
@@ -199,13 +205,15 @@ TEST(topology_args_dram_only_2s)
 TEST(topology_args_dram_pmem)
 {
 	check_file_args(failures, "topologies/dram-pmem.yaml",
+		/* node 1 movable (PMEM): the last node, no anchor */
 		"-machine pc,hmat=on\n"
 		"-smp 2\n"
-		"-m 2G\n"
+		"-m 1G,slots=1,maxmem=3G\n"
 		"-object memory-backend-ram,id=mem0,size=1G,prealloc=on\n"
 		"-object memory-backend-ram,id=mem1,size=1G,prealloc=on\n"
 		"-numa node,nodeid=0,cpus=0-1,memdev=mem0\n"
-		"-numa node,nodeid=1,memdev=mem1,initiator=0\n"
+		"-numa node,nodeid=1,initiator=0\n"
+		"-device pc-dimm,id=dimm1,memdev=mem1,node=1,addr=0x140000000\n"
 		"-numa dist,src=0,dst=1,val=17\n"
 		"-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=read-latency,latency=81\n"
 		"-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=write-latency,latency=86\n"
@@ -251,15 +259,17 @@ TEST(topology_args_memside_cache)
 TEST(topology_args_three_tier)
 {
 	check_file_args(failures, "topologies/three-tier.yaml",
+		/* HBM (flat mode) boot memory, CXL movable */
 		"-machine pc,hmat=on\n"
 		"-smp 2\n"
-		"-m 2G\n"
+		"-m 1536M,slots=1,maxmem=3584M\n"
 		"-object memory-backend-ram,id=mem0,size=1G,prealloc=on\n"
 		"-object memory-backend-ram,id=mem1,size=512M,prealloc=on\n"
 		"-object memory-backend-ram,id=mem2,size=512M,prealloc=on\n"
 		"-numa node,nodeid=0,cpus=0-1,memdev=mem0\n"
 		"-numa node,nodeid=1,memdev=mem1,initiator=0\n"
-		"-numa node,nodeid=2,memdev=mem2,initiator=0\n"
+		"-numa node,nodeid=2,initiator=0\n"
+		"-device pc-dimm,id=dimm2,memdev=mem2,node=2,addr=0x160000000\n"
 		"-numa dist,src=0,dst=1,val=13\n"
 		"-numa dist,src=0,dst=2,val=20\n"
 		"-numa dist,src=1,dst=2,val=23\n"
