@@ -524,3 +524,73 @@ TEST(topology_cache_figures_reach_the_model)
 	CHECK(s && !strstr(s, "--model-cache-hmat"));
 	free(s);
 }
+
+/*
+ * zone: what each kind does on a real machine unless the file says
+ * (CPU-less pmem and cxl movable, dram, hbm and nodes with CPUs boot
+ * memory), per shipped file; a bad value is one line naming file, line and
+ * field, and leaves nothing of the machine behind.
+ */
+TEST(topology_zone_defaults_and_errors)
+{
+	static const struct {
+		const char *file;
+		const char *zones;	/* per node: n normal, m movable, - no memory */
+	} shipped[] = {
+		{ "topologies/dram-pmem.yaml", "nm" },
+		{ "topologies/2s-dram-pmem.yaml", "nnmm" },
+		{ "topologies/2s2c-dram-pmem.yaml", "nnmm" },
+		{ "topologies/dram-hbm.yaml", "nn" },
+		{ "topologies/three-tier.yaml", "nnm" },
+		{ "topologies/dram-only-2s.yaml", "nn" },
+		{ "topologies/memside-cache.yaml", "nn" },	/* PMEM with CPUs: Memory Mode */
+	};
+	struct topo *t = calloc(1, sizeof(*t));
+	char *errs = NULL;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	for (size_t k = 0; k < sizeof(shipped) / sizeof(shipped[0]); k++) {
+		char got[TOPO_MAX_NODES + 1] = "";
+
+		CHECK(load_quiet(shipped[k].file, t, &errs) == 0);
+		CHECK_STR(errs, "");
+		free(errs);
+		errs = NULL;
+		for (int i = 0; i < t->nnodes; i++)
+			got[i] = !t->node[i].mem_bytes ? '-' :
+				 t->node[i].zone == TOPO_ZONE_movable ? 'm' : 'n';
+		CHECK_STR(got, shipped[k].zones);
+	}
+	/* the file decides over the kind: PMEM as boot memory, HBM and DRAM movable */
+	CHECK(load_text("name: x\ncpus: 1\nnodes:\n  - {id: 0, kind: dram, memory: 256M, cpus: 0}\n"
+			"  - {id: 1, kind: pmem, memory: 256M, zone: normal}\n"
+			"  - {id: 2, kind: hbm, memory: 256M, zone: movable}\n"
+			"  - {id: 3, kind: dram, memory: 256M}\n"
+			"  - {id: 4, kind: cxl, memory: 256M}\n", t, &errs) == 0);
+	CHECK_STR(errs, "");
+	CHECK(t->node[1].zone == TOPO_ZONE_normal && t->node[2].zone == TOPO_ZONE_movable &&
+	      t->node[3].zone == TOPO_ZONE_normal && t->node[4].zone == TOPO_ZONE_movable);
+	CHECK(topo_boot_mem(t) == 768ULL << 20 && topo_total_mem(t) == 1280ULL << 20);
+	/* RAM offsets: boot nodes from 0, then the movable ones, each in node order */
+	CHECK(topo_ram_offset(t, 3) == 512ULL << 20 && topo_ram_offset(t, 2) == 768ULL << 20 &&
+	      topo_ram_offset(t, 4) == 1024ULL << 20);
+	/* node 2 is not the last node: it needs an SRAT anchor; node 4 is */
+	CHECK(topo_anchor_index(t, 2) == 0 && topo_anchor_index(t, 4) == -1 && topo_nanchors(t) == 1);
+	free(errs);
+	errs = NULL;
+	/* a bad value: one line, file:line:column: field, and an empty machine */
+	CHECK(load_text("name: x\ncpus: 1\nnodes:\n  - {id: 0, kind: dram, memory: 256M, cpus: 0}\n"
+			"  - {id: 1, kind: pmem, memory: 256M, zone: Movable}\n", t, &errs) == EXIT_INVALID);
+	CHECK_STR(errs, "t.yaml:5:45: nodes[1].zone: unknown value 'Movable' (did you mean 'movable'?)\n");
+	CHECK(t->nnodes == 0 && t->node[1].mem_bytes == 0 && t->name[0] == 0);
+	free(errs);
+	errs = NULL;
+	CHECK(load_text("name: x\ncpus: 1\nnodes:\n  - {id: 0, kind: dram, memory: 256M, cpus: 0, zone: movable}\n",
+			t, &errs) == EXIT_INVALID);
+	CHECK_STR(errs, "t.yaml:4:54: nodes[0].zone: movable needs a CPU-less node (a node with CPUs is "
+		  "boot memory; movable memory is hot-added, as dax/kmem adds it)\n");
+	free(errs);
+	free(t);
+}
