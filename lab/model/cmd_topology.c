@@ -245,6 +245,7 @@ int cmd_describe(int argc, char **argv)
 			printf("node%d.cpus=%s\n", i, buf);
 			printf("node%d.initiator=%d\n", i, n->initiator);
 			printf("node%d.hugetlb_pages=%u\n", i, n->hugetlb_pages);
+			printf("node%d.zone=%s\n", i, n->mem_bytes ? topo_zone_names[n->zone] : "-");
 		}
 		rc = finish();
 	}
