@@ -8,7 +8,8 @@ $(B)/guest/labrun: guest/labrun.c $(GUEST_FRAME) guest/frame.h
 	$(CC) $(GUEST_CFLAGS) -o $@ guest/labrun.c $(GUEST_FRAME) $(GUEST_LIBS)
 
 # topoprobe prints the guest's view of its NUMA machine (TOPO lines), which
-# labtool check-guest compares with the topology file.
+# labtool check-guest compares with the topology file; --online-movable
+# onlines a movable node's hot-added memory (topologies/README.md, Zones).
 GUEST_BINS += $(B)/guest/topoprobe
 $(B)/guest/topoprobe: guest/topoprobe.c
 	@mkdir -p $(dir $@)

@@ -4,19 +4,28 @@
  *
  *   TOPO node=1 cpus=- mem_mib=1000 read_latency_ns=305 write_latency_ns=94
  *        read_bandwidth_mbps=39400 write_bandwidth_mbps=13900 tier=31
- *        distances=17+10 cache_size=268435456
+ *        distances=17+10 cache_size=268435456 zone=movable
  *
  * (one line; wrapped here).  Values never contain spaces or commas: lists
  * use '+', a missing value is '-'.  labtool check-guest compares these with
- * the topology file.  Static, libc only; reads sysfs and nothing else.
+ * the topology file.  Static, libc only; reads sysfs and /proc/zoneinfo.
+ *
+ * topoprobe --online-movable: onlines every offline memory block
+ * ZONE_MOVABLE (what daxctl online-memory --movable or a udev rule does for
+ * dax/kmem memory) and says how many it onlined; the plan's first step on a
+ * topology with movable nodes, whose hot-added DIMMs the kernel leaves
+ * offline (lab/boot/qemu.c says why).  Exit 1 naming the block that failed.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NODE_DIR "/sys/devices/system/node"
 #define TIER_DIR "/sys/devices/virtual/memory_tiering"
+#define MEMORY_DIR "/sys/devices/system/memory"
+#define ZONEINFO "/proc/zoneinfo"
 #define MAX_NODES 64
 #define VAL 512
 
@@ -156,17 +165,108 @@ static void cache_sizes(int node, char *out, size_t len)
 		snprintf(out, len, "-");
 }
 
+/*
+ * The node's zones from /proc/zoneinfo: "movable" when its present pages
+ * are all in ZONE_MOVABLE, "normal" when none are (DMA, DMA32, Normal),
+ * "mixed" when both, "-" without present pages or without zoneinfo.
+ */
+static void zone_of(int node, char *out, size_t len)
+{
+	FILE *f = fopen(ZONEINFO, "r");
+	unsigned long long movable = 0, other = 0;
+	char line[256];
+	int cur = -1, is_movable = 0;
+
+	snprintf(out, len, "-");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char zone[32];
+		unsigned long long v;
+		int n;
+
+		/* "Node 1, zone  Movable" ... "        present  262144" */
+		if (sscanf(line, "Node %d, zone %31s", &n, zone) == 2) {
+			cur = n;
+			is_movable = !strcmp(zone, "Movable");
+		} else if (cur == node && sscanf(line, " present %llu", &v) == 1) {
+			if (is_movable)
+				movable += v;
+			else
+				other += v;
+		}
+	}
+	fclose(f);
+	if (movable || other)
+		snprintf(out, len, "%s", !other ? "movable" : !movable ? "normal" : "mixed");
+}
+
+/* topoprobe --online-movable: see the top of the file. */
+static int online_movable(void)
+{
+	DIR *d = opendir(MEMORY_DIR);
+	struct dirent *e;
+	int n = 0, bad = 0;
+
+	if (!d) {
+		fprintf(stderr, "topoprobe: %s: %s\n", MEMORY_DIR, strerror(errno));
+		return 1;
+	}
+	while ((e = readdir(d))) {
+		char path[320], state[32];
+		FILE *f;
+
+		if (strncmp(e->d_name, "memory", 6) || e->d_name[6] < '0' || e->d_name[6] > '9')
+			continue;
+		snprintf(path, sizeof(path), MEMORY_DIR "/%s/state", e->d_name);
+		if (read_line(path, state, sizeof(state))) {
+			fprintf(stderr, "topoprobe: %s: cannot read: %s\n", path, strerror(errno));
+			bad++;
+			continue;
+		}
+		if (strcmp(state, "offline"))
+			continue;
+		f = fopen(path, "w");
+		if (f) {
+			/* the write reaches the kernel, and fails, at fclose */
+			int wrote = fputs("online_movable", f) >= 0, err = errno;
+
+			if (fclose(f))
+				wrote = 0, err = errno;
+			errno = err;
+			if (wrote) {
+				n++;
+				continue;
+			}
+		}
+		fprintf(stderr, "topoprobe: %s: online_movable: %s\n", path, strerror(errno));
+		bad++;
+	}
+	closedir(d);
+	printf("topoprobe: onlined %d memory blocks movable%s\n", n, bad ? ", some failed" : "");
+	if (fflush(stdout) || ferror(stdout))
+		return 1;
+	return bad ? 1 : 0;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	DIR *d = opendir(NODE_DIR);
+	DIR *d;
 	struct dirent *e;
 	int nodes[MAX_NODES], n = 0;
 
+	if (argc == 2 && !strcmp(argv[1], "--online-movable"))
+		return online_movable();
+	if (argc > 1) {
+		fprintf(stderr, "usage: topoprobe [--online-movable]\n");
+		return 2;
+	}
+	d = opendir(NODE_DIR);
 	if (!d) {
 		perror(NODE_DIR);
 		return 1;
@@ -188,7 +288,7 @@ int main(void)
 			"read_bandwidth", "write_bandwidth" };
 		static const char *const key[4] = { "read_latency_ns", "write_latency_ns",
 			"read_bandwidth_mbps", "write_bandwidth_mbps" };
-		char path[160], cpus[VAL], mem[32], v[4][64], tier[16], dist[VAL], cache[VAL];
+		char path[160], cpus[VAL], mem[32], v[4][64], tier[16], dist[VAL], cache[VAL], zone[16];
 		int id = nodes[i];
 
 		snprintf(path, sizeof(path), NODE_DIR "/node%d/cpulist", id);
@@ -203,10 +303,11 @@ int main(void)
 		snprintf(path, sizeof(path), NODE_DIR "/node%d/distance", id);
 		sysfs_value(path, dist, sizeof(dist));
 		cache_sizes(id, cache, sizeof(cache));
+		zone_of(id, zone, sizeof(zone));
 		printf("TOPO node=%d cpus=%s mem_mib=%s", id, cpus, mem);
 		for (int k = 0; k < 4; k++)
 			printf(" %s=%s", key[k], v[k]);
-		printf(" tier=%s distances=%s cache_size=%s\n", tier, dist, cache);
+		printf(" tier=%s distances=%s cache_size=%s zone=%s\n", tier, dist, cache, zone);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("topoprobe: stdout");

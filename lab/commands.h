@@ -74,12 +74,17 @@ int plan_text(int argc, char **argv, struct sbuf *out);
 /* One plan token, percent-encoded (README, "Guest plan"): all but A-Za-z0-9._,:+=/- as %XX. */
 void sb_plan_token(struct sbuf *b, const char *s);
 /*
- * The plan of --exec CMD: "boot ID", the topology's hugetlb pools (@t, may
- * be NULL), then one step running CMD under sh -c with its stderr joined to
+ * The plan of --exec CMD: "boot ID", the topology's movable memory onlined
+ * and hugetlb pools reserved (@t, may be NULL), then one step running CMD under sh -c with its stderr joined to
  * its stdout.
  */
 void plan_exec(const char *boot, long timeout, const char *cmd, const struct topo *t,
 	       struct sbuf *out);
+/*
+ * With movable nodes, the plan's first step: their hot-added memory, left
+ * offline by the kernel, onlined movable (topoprobe --online-movable).
+ */
+void plan_online(const struct topo *t, struct sbuf *plan);
 /* One step per node with hugetlb_pages: the topology's 2 MiB pools, reserved at boot. */
 void plan_hugetlb(const struct topo *t, struct sbuf *plan);
 

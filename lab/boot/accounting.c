@@ -66,8 +66,6 @@ static void put_escaped(struct sbuf *sb, const char *s)
 int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 		    const char *out, enum acct_mode mode, struct sbuf *sb, char *err, size_t errlen)
 {
-	uint64_t at = 0;
-
 	if (mode == ACCT_OFF) {
 		snprintf(err, errlen, "--memory-timing off loads no plugin");
 		return -1;
@@ -102,12 +100,10 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 	sb_puts(sb, ",out=");
 	put_escaped(sb, out);
 	sb_printf(sb, ",rule=%s", mt_rule_names[rule]);
-	for (int i = 0; i < t->nnodes; i++) {
-		if (!t->node[i].mem_bytes)
-			continue;
-		sb_printf(sb, ",node=%d:0x%" PRIx64 ":0x%" PRIx64, i, at, t->node[i].mem_bytes);
-		at += t->node[i].mem_bytes;
-	}
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->node[i].mem_bytes)
+			sb_printf(sb, ",node=%d:0x%" PRIx64 ":0x%" PRIx64, i, topo_ram_offset(t, i),
+				  t->node[i].mem_bytes);
 	/* the topology's lab.llc, else the default part's (memtiming.h) */
 	if (t->llc_size)
 		sb_printf(sb, ",llc_size=%llu,llc_ways=%u,llc_line=%u", (unsigned long long)t->llc_size,
@@ -136,11 +132,9 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 
 int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset)
 {
-	uint64_t ram = topo_total_mem(t), low = ram;
+	uint64_t ram = topo_boot_mem(t), low = topo_low_mem(t), dimm = topo_dimm_base(t);
 
-	/* hw/i386/pc_piix.c: 3.5 GiB below 4 GiB, 3 GiB when it must split */
-	if (ram >= 0xe0000000ULL)
-		low = 0xc0000000ULL;
+	/* boot memory: below 4 GiB, the rest above it (hw/i386/pc_piix.c) */
 	if (gpa < low) {
 		*offset = gpa;
 		return 0;
@@ -148,6 +142,16 @@ int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset)
 	if (gpa >= 4 * GIB && gpa - 4 * GIB < ram - low) {
 		*offset = gpa - 4 * GIB + low;
 		return 0;
+	}
+	/* a movable node's DIMM: its RAM offset above the device-memory base */
+	for (int i = 0; i < t->nnodes; i++) {
+		uint64_t at = topo_ram_offset(t, i);
+
+		if (t->node[i].mem_bytes && t->node[i].zone == TOPO_ZONE_movable &&
+		    gpa >= dimm + at && gpa - dimm - at < t->node[i].mem_bytes) {
+			*offset = gpa - dimm;
+			return 0;
+		}
 	}
 	return -1;
 }
@@ -650,11 +654,11 @@ struct chase_fig {
 
 int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err, size_t errlen)
 {
-	uint64_t at = 0;
 	int k = 0;
 
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct mt_node *n = &f->node[k];
+		uint64_t at = topo_ram_offset(t, i);
 		double rl, wl;
 
 		if (!t->node[i].mem_bytes)
@@ -691,7 +695,6 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
 				 latency(t, i, &rl, &wl) ? "another" : "not given");
 			return -1;
 		}
-		at += t->node[i].mem_bytes;
 		k++;
 	}
 	if (k != f->nnodes) {

@@ -73,7 +73,9 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 /*
  * A guest-physical address as a RAM offset: QEMU's pc machine puts RAM
  * below 4 GiB up to 3.5 GiB of RAM, else up to 3 GiB (gigabyte-aligned
- * split), and the rest from 4 GiB.  -1 when @gpa is in no RAM.
+ * split), and the rest from 4 GiB; a movable node's DIMM at the
+ * device-memory base plus its RAM offset (topo_ram_offset()).  -1 when
+ * @gpa is in no RAM.
  */
 int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset);
 

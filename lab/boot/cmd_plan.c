@@ -544,6 +544,7 @@ int plan_text(int argc, char **argv, struct sbuf *out)
 	struct sbuf plan = { 0 };
 
 	sb_printf(&plan, "boot %s\n", boot);
+	plan_online(t, &plan);
 	sb_printf(&plan, "step topology 60 topoprobe\n");
 	/*
 	 * The tiering mode, set (and left so) before any benchmark or
@@ -600,6 +601,12 @@ void sb_plan_token(struct sbuf *b, const char *s)
 			sb_printf(b, "%%%02X", *p);
 }
 
+void plan_online(const struct topo *t, struct sbuf *plan)
+{
+	if (topo_has_movable(t))
+		sb_printf(plan, "step memory-online 60 topoprobe --online-movable\n");
+}
+
 void plan_hugetlb(const struct topo *t, struct sbuf *plan)
 {
 	for (int i = 0; i < t->nnodes; i++)
@@ -614,9 +621,11 @@ void plan_exec(const char *boot, long timeout, const char *cmd, const struct top
 	char *wrapped = xasprintf("exec 2>&1; %s", cmd);
 
 	sb_printf(out, "boot %s\n", boot);
-	/* the topology's hugetlb pools, as for the benchmarks */
-	if (t)
+	/* the topology's movable memory and hugetlb pools, as for the benchmarks */
+	if (t) {
+		plan_online(t, out);
 		plan_hugetlb(t, out);
+	}
 	/* its stderr comes back with its stdout, in the order written */
 	sb_printf(out, "step exec %ld sh -c ", timeout);
 	sb_plan_token(out, wrapped);

@@ -66,6 +66,16 @@ static void qemu_cpus(uint64_t cpus, char *buf, size_t len)
 	}
 }
 
+/* -m's slots=: a DIMM per movable node and its anchor, if any. */
+static int qemu_slots(const struct topo *t)
+{
+	int n = topo_nanchors(t);
+
+	for (int i = 0; i < t->nnodes; i++)
+		n += t->node[i].mem_bytes && t->node[i].zone == TOPO_ZONE_movable;
+	return n;
+}
+
 int qemu_machine_args(const struct topo *t, bool no_prealloc, struct topo_args *a)
 {
 	static const char *const lb_type[4] = { "read-latency", "write-latency",
@@ -74,28 +84,61 @@ int qemu_machine_args(const struct topo *t, bool no_prealloc, struct topo_args *
 	int rc = 0;
 
 	memset(a, 0, sizeof(*a));
-	topo_format_size(topo_total_mem(t), sz, sizeof(sz));
-	rc |= arg(a, "-machine") | arg(a, "pc,hmat=on");
+	topo_format_size(topo_boot_mem(t), sz, sizeof(sz));
+	rc |= arg(a, "-machine") | arg(a, "pc,hmat=on%s", topo_nanchors(t) ? ",nvdimm=on" : "");
 	rc |= arg(a, "-smp") | arg(a, "%d", t->ncpus);
-	rc |= arg(a, "-m") | arg(a, "%s", sz);
-	for (int i = 0; i < t->nnodes; i++) {
-		if (!t->node[i].mem_bytes)
-			continue;
-		topo_format_size(t->node[i].mem_bytes, sz, sizeof(sz));
-		rc |= arg(a, "-object") |
-		      arg(a, "memory-backend-ram,id=mem%d,size=%s,prealloc=%s", i, sz,
-			  no_prealloc ? "off" : "on");
+	if (topo_has_movable(t)) {
+		char max[32];
+
+		topo_format_size(topo_max_mem(t), max, sizeof(max));
+		rc |= arg(a, "-m") | arg(a, "%s,slots=%d,maxmem=%s", sz, qemu_slots(t), max);
+	} else {
+		rc |= arg(a, "-m") | arg(a, "%s", sz);
 	}
+	/* RAM blocks in the order topo_ram_offset() counts: boot, movable, anchors */
+	for (int z = TOPO_ZONE_normal; z <= TOPO_ZONE_movable; z++)
+		for (int i = 0; i < t->nnodes; i++) {
+			if (!t->node[i].mem_bytes || t->node[i].zone != (enum topo_zone)z)
+				continue;
+			topo_format_size(t->node[i].mem_bytes, sz, sizeof(sz));
+			rc |= arg(a, "-object") |
+			      arg(a, "memory-backend-ram,id=mem%d,size=%s,prealloc=%s", i, sz,
+				  no_prealloc ? "off" : "on");
+		}
+	topo_format_size(TOPO_ANCHOR_SIZE, sz, sizeof(sz));
+	for (int i = 0; i < t->nnodes; i++)
+		if (topo_anchor_index(t, i) >= 0)
+			/* never touched: the guest has no NVDIMM driver */
+			rc |= arg(a, "-object") |
+			      arg(a, "memory-backend-ram,id=anchor%d,size=%s,prealloc=off", i, sz);
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct topo_node *n = &t->node[i];
 		char mem[24] = "", ini[24] = "";
 
 		qemu_cpus(n->cpus, cpus, sizeof(cpus));
-		if (n->mem_bytes)
+		if (n->mem_bytes && n->zone == TOPO_ZONE_normal)
 			snprintf(mem, sizeof(mem), ",memdev=mem%d", i);
 		if (!n->cpus)
 			snprintf(ini, sizeof(ini), ",initiator=%d", n->initiator);
 		rc |= arg(a, "-numa") | arg(a, "node,nodeid=%d%s%s%s", i, cpus, mem, ini);
+	}
+	/*
+	 * A movable node: a coldplugged DIMM the guest adds through ACPI memory
+	 * hotplug (its _PXM names the node) and onlines movable; an anchor
+	 * where the node needs an SRAT entry (topo_anchor_index()).
+	 */
+	for (int i = 0; i < t->nnodes; i++) {
+		int k = topo_anchor_index(t, i);
+
+		if (!t->node[i].mem_bytes || t->node[i].zone != TOPO_ZONE_movable)
+			continue;
+		rc |= arg(a, "-device") |
+		      arg(a, "pc-dimm,id=dimm%d,memdev=mem%d,node=%d,addr=0x%llx", i, i, i,
+			  (unsigned long long)topo_dimm_addr(t, i));
+		if (k >= 0)
+			rc |= arg(a, "-device") |
+			      arg(a, "nvdimm,id=anchor%d,memdev=anchor%d,node=%d,addr=0x%llx", i, i, i,
+				  (unsigned long long)topo_anchor_addr(t, k));
 	}
 	for (int i = 0; i < t->nnodes; i++)
 		for (int j = i + 1; j < t->nnodes; j++)
@@ -189,7 +232,15 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	rc |= arg(a, "-nodefaults") | arg(a, "-no-user-config") | arg(a, "-display") |
 	      arg(a, "none") | arg(a, "-nic") | arg(a, "none") | arg(a, "-no-reboot");
 	rc |= arg(a, "-kernel") | arg(a, "%s", o->kernel) | arg(a, "-initrd") |
-	      arg(a, "%s", o->initrd) | arg(a, "-append") | arg(a, "%s", qemu_kernel_cmdline);
+	      arg(a, "%s", o->initrd) | arg(a, "-append") |
+	      /*
+	       * Hot-added memory stays offline until the plan's first step
+	       * onlines it movable (topoprobe --online-movable): onlined by
+	       * the kernel at boot, before HMAT is parsed, it would get the
+	       * default memory tier, not its own.
+	       */
+	      arg(a, "%s%s", qemu_kernel_cmdline,
+		  topo_has_movable(t) ? " " QEMU_MEMHP_CMDLINE : "");
 	rc |= arg(a, "-serial") | arg(a, "file:%s", o->console) | arg(a, "-serial") |
 	      arg(a, "file:%s", o->channel);
 	/*

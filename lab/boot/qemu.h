@@ -22,6 +22,8 @@ struct topo_args {
 
 /* The guest kernel's command line: die fast and loudly, so a dead guest is a result. */
 extern const char qemu_kernel_cmdline[];
+/* ... and, for a topology with movable nodes, this after it (lab/boot/qemu.c says why). */
+#define QEMU_MEMHP_CMDLINE "memhp_default_state=offline"
 
 struct qemu_opts {
 	const char *kernel, *initrd;	/* -kernel, -initrd */

@@ -245,6 +245,7 @@ int cmd_describe(int argc, char **argv)
 			printf("node%d.cpus=%s\n", i, buf);
 			printf("node%d.initiator=%d\n", i, n->initiator);
 			printf("node%d.hugetlb_pages=%u\n", i, n->hugetlb_pages);
+			printf("node%d.zone=%s\n", i, n->mem_bytes ? topo_zone_names[n->zone] : "-");
 		}
 		rc = finish();
 	}
@@ -256,7 +257,7 @@ int cmd_describe(int argc, char **argv)
 
 #define COLUMNS(X) X(node) X(cpus) X(mem_mib) X(read_latency_ns) \
 	X(write_latency_ns) X(read_bandwidth_mbps) X(write_bandwidth_mbps) X(tier)
-#define EXTRA_COLUMNS(X) X(distances) X(cache_size)
+#define EXTRA_COLUMNS(X) X(distances) X(cache_size) X(zone)
 enum col {
 #define X(c) COL_##c,
 	COLUMNS(X) EXTRA_COLUMNS(X)
@@ -305,6 +306,8 @@ static void expected_view(const struct topo *t, int i, struct view *w)
 	for (int j = 0; j < t->nnodes && o < sizeof(w->v[0]); j++)
 		o += (size_t)snprintf(w->v[COL_distances] + o, sizeof(w->v[0]) - o,
 				      "%s%d", j ? "+" : "", t->distance[i][j]);
+	snprintf(w->v[COL_zone], sizeof(w->v[0]), "%s",
+		 n->mem_bytes ? topo_zone_names[n->zone] : "-");
 	o = 0;
 	snprintf(w->v[COL_cache_size], sizeof(w->v[0]), "-");
 	for (int k = 0; k < n->ncache && o < sizeof(w->v[0]); k++)
@@ -505,8 +508,10 @@ static int read_guest(const char *path, int nnodes, struct guest *g)
 /*
  * One line per difference.  Tolerances: HMAT figures exact (validation
  * only accepts what QEMU encodes exactly); MemTotal at most the node's size
- * and at least size - size/32 - 64 MiB (memmap, kernel, firmware); tiers by
- * order only (the ids depend on the kernel's chunking, the order does not).
+ * and at least size - size/32 - 64 MiB (memmap, kernel, firmware), less on
+ * a boot node the struct pages of the hot-added movable memory (1/64 of
+ * it, on a boot node the kernel chooses); tiers by order only (the ids
+ * depend on the kernel's chunking, the order does not); zones exact.
  */
 /*
  * Does the kernel place boot-time CPU-less nodes into memory tiers by their
@@ -555,10 +560,11 @@ static int compare(const struct topo *t, const struct guest *g, bool tiers)
 			bad++;
 		}
 		{
-			uint64_t fm = t->node[i].mem_bytes >> 20, lo = fm - (fm ? fm / 32 + 64 : 0);
+			uint64_t fm = t->node[i].mem_bytes >> 20, slack = fm ? fm / 32 + 64 : 0, lo;
 
-			if (fm && fm / 32 + 64 > fm)
-				lo = 0;
+			if (fm && t->node[i].zone == TOPO_ZONE_normal)
+				slack += ((topo_total_mem(t) - topo_boot_mem(t)) >> 20) / 64;
+			lo = slack > fm ? 0 : fm - slack;
 			if (!strcmp(v->v[COL_mem_mib], "-") && !fm)
 				;
 			else if (!parse_num(v->v[COL_mem_mib], &x) || (uint64_t)x > fm ||

@@ -26,6 +26,7 @@ const char *const topo_kind_names[TOPO_KIND_NR] = {
 };
 const char *const topo_assoc_names[3] = { "none", "direct", "complex" };
 const char *const topo_policy_names[3] = { "none", "write-back", "write-through" };
+const char *const topo_zone_names[2] = { "normal", "movable" };
 
 #define MIB (1ULL << 20)
 #define SECTION (128 * MIB)	/* x86-64 memory section: node granularity */
@@ -265,7 +266,7 @@ static const char *const top_keys[] = { "name", "description", "cpus", "nodes",
 	"distances", "hmat", "lab", NULL };
 static const char *const node_keys[] = { "id", "kind", "memory", "cpus",
 	"initiator", "read_latency_ns", "write_latency_ns", "read_bandwidth",
-	"write_bandwidth", "cache", NULL };
+	"write_bandwidth", "cache", "zone", NULL };
 static const char *const perf_keys[] = { "read_latency_ns", "write_latency_ns",
 	"read_bandwidth", "write_bandwidth" };
 static const char *const hmat_keys[] = { "initiator", "target", "read_latency_ns",
@@ -725,6 +726,43 @@ static uint64_t env_max_mem(void)
 	return TOPO_DEFAULT_MAX_GUEST_MEM;
 }
 
+/*
+ * Zones: a node's own `zone`, else its kind's on real machines -- PMEM and
+ * CXL memory behind no CPU come through dax/kmem and are onlined movable;
+ * DRAM, HBM in flat mode and any node with CPUs are boot memory.  Movable
+ * memory is hot-added (a pc-dimm), so it needs a CPU-less node, and the
+ * kernel needs some boot memory to start from.
+ */
+static void check_zones(struct yctx *c, struct topo *t, const struct marks *mk)
+{
+	bool any_boot = false, any_movable = false;
+	char fp[160];
+
+	for (int i = 0; i < t->nnodes; i++) {
+		struct topo_node *n = &t->node[i];
+		const struct ynode *y = ymap_get(mk->node[i], "zone");
+
+		PATH(fp, "nodes[%d].zone", mk->index[i]);
+		if (!y)
+			n->zone = !n->cpus && n->mem_bytes &&
+				  (n->kind == TOPO_KIND_pmem || n->kind == TOPO_KIND_cxl) ?
+				  TOPO_ZONE_movable : TOPO_ZONE_normal;
+		else if (!n->mem_bytes)
+			yerr_at(c, y, fp, "a node without memory has no zone"), n->zone = TOPO_ZONE_normal;
+		else if (n->zone == TOPO_ZONE_movable && n->cpus)
+			yerr_at(c, y, fp, "movable needs a CPU-less node (a node with CPUs is boot "
+			       "memory; movable memory is hot-added, as dax/kmem adds it)"),
+			n->zone = TOPO_ZONE_normal;
+		if (!n->mem_bytes)
+			continue;
+		any_boot |= n->zone == TOPO_ZONE_normal;
+		any_movable |= n->zone == TOPO_ZONE_movable;
+	}
+	if (any_movable && !any_boot)
+		yerr_at(c, mk->nodes, "nodes", "every node with memory is movable: the kernel "
+		       "needs boot memory (zone: normal) on at least one");
+}
+
 static void parse_topology(struct yctx *c, const struct ynode *root, uint64_t max_mem,
 			   struct topo *t)
 {
@@ -873,6 +911,11 @@ static void parse_topology(struct yctx *c, const struct ynode *root, uint64_t ma
 		} else if (ymap_get(m, "memory")) {
 			yrequire(c, m, p, "kind");
 		}
+		if ((y = ymap_get(m, "zone"))) {
+			PATH(fp, "%s.zone", p);
+			if (yget_enum(c, y, fp, topo_zone_names, 2, &e))
+				n->zone = (enum topo_zone)e;
+		}
 		if (!ymap_get(m, "memory") && !ymap_get(m, "cpus"))
 			yerr_at(c, m, p, "has neither memory nor cpus");
 		else if (mem_ok && cpus_set_ok && !n->mem_bytes && !n->cpus)
@@ -890,6 +933,8 @@ static void parse_topology(struct yctx *c, const struct ynode *root, uint64_t ma
 			       "must be listed in exactly one node's cpus)",
 			       __builtin_ctzll(missing));
 	}
+	check_zones(c, t, mk);
+
 	/* QEMU 7.2 indexes HMAT entries by initiator position: keep them first */
 	for (int i = 1; i < N; i++)
 		if (t->node[i].cpus && !t->node[i - 1].cpus) {
@@ -1160,6 +1205,88 @@ uint64_t topo_total_mem(const struct topo *t)
 	for (int i = 0; i < t->nnodes; i++)
 		sum += t->node[i].mem_bytes;
 	return sum;
+}
+
+bool topo_has_movable(const struct topo *t)
+{
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->node[i].mem_bytes && t->node[i].zone == TOPO_ZONE_movable)
+			return true;
+	return false;
+}
+
+uint64_t topo_boot_mem(const struct topo *t)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->node[i].zone == TOPO_ZONE_normal)
+			sum += t->node[i].mem_bytes;
+	return sum;
+}
+
+uint64_t topo_low_mem(const struct topo *t)
+{
+	uint64_t boot = topo_boot_mem(t);
+
+	return boot >= 0xe0000000ULL ? 0xc0000000ULL : boot;
+}
+
+uint64_t topo_ram_offset(const struct topo *t, int node)
+{
+	enum topo_zone z = t->node[node].zone;
+	uint64_t at = z == TOPO_ZONE_movable ? topo_boot_mem(t) : 0;
+
+	for (int i = 0; i < node; i++)
+		if (t->node[i].zone == z)
+			at += t->node[i].mem_bytes;
+	return at;
+}
+
+uint64_t topo_dimm_base(const struct topo *t)
+{
+	const uint64_t gib = 1ULL << 30;
+	uint64_t above = topo_boot_mem(t) - topo_low_mem(t);
+
+	return (4 * gib + above + gib - 1) / gib * gib;
+}
+
+uint64_t topo_dimm_addr(const struct topo *t, int node)
+{
+	return topo_dimm_base(t) + topo_ram_offset(t, node);
+}
+
+int topo_anchor_index(const struct topo *t, int node)
+{
+	int k = 0;
+
+	for (int i = 0; i < t->nnodes - 1; i++) {
+		if (!t->node[i].mem_bytes || t->node[i].zone != TOPO_ZONE_movable)
+			continue;
+		if (i == node)
+			return k;
+		k++;
+	}
+	return -1;
+}
+
+int topo_nanchors(const struct topo *t)
+{
+	int k = 0;
+
+	for (int i = 0; i < t->nnodes; i++)
+		k += topo_anchor_index(t, i) >= 0;
+	return k;
+}
+
+uint64_t topo_anchor_addr(const struct topo *t, int index)
+{
+	return topo_dimm_base(t) + topo_total_mem(t) + (uint64_t)index * TOPO_ANCHOR_SIZE;
+}
+
+uint64_t topo_max_mem(const struct topo *t)
+{
+	return topo_boot_mem(t) + topo_total_mem(t) + (uint64_t)topo_nanchors(t) * TOPO_ANCHOR_SIZE;
 }
 
 const struct topo_perf *topo_node_perf(const struct topo *t, int node)

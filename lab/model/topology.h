@@ -38,6 +38,19 @@ enum topo_policy { TOPO_POLICY_none, TOPO_POLICY_write_back, TOPO_POLICY_write_t
 extern const char *const topo_assoc_names[3];
 extern const char *const topo_policy_names[3];
 
+/*
+ * Where the guest's kernel puts a node's memory.  normal: boot memory
+ * (QEMU -numa memdev=; ZONE_DMA32/NORMAL).  movable: what dax/kmem gives a
+ * PMEM or CXL node, a CPU-less node with no memory at boot whose memory is
+ * a coldplugged pc-dimm, added through ACPI memory hotplug and onlined
+ * ZONE_MOVABLE by the guest (topologies/README.md, "Zones").
+ */
+enum topo_zone { TOPO_ZONE_normal, TOPO_ZONE_movable };
+extern const char *const topo_zone_names[2];
+
+/* A movable node's SRAT anchor (an NVDIMM, never onlined): its size. */
+#define TOPO_ANCHOR_SIZE (128ULL << 20)
+
 /* One initiator -> target HMAT entry (hierarchy "memory"). */
 struct topo_perf {
 	bool set;
@@ -67,6 +80,7 @@ struct topo_node {
 	int ncache;
 	struct topo_cache cache[TOPO_MAX_CACHE];
 	unsigned int hugetlb_pages;	/* 2 MiB pages to reserve at boot */
+	enum topo_zone zone;	/* normal for a node without memory */
 };
 
 struct topo {
@@ -114,6 +128,40 @@ const struct topo_perf *topo_node_perf(const struct topo *t, int node);
  */
 int topo_expected_tier(const struct topo *t, int node);
 uint64_t topo_total_mem(const struct topo *t);
+
+/*
+ * Movable nodes and where their memory lives (QEMU 7.2, machine pc).  The
+ * guest's RAM blocks are allocated in the order of the -object options:
+ * the boot nodes' backends first (node order), then the movable nodes'
+ * (node order), then the SRAT anchors'.  A node's "RAM offset" is where its
+ * block starts in that order; a movable node's DIMM sits at guest-physical
+ * topo_dimm_base() + its RAM offset, so the memory-timing plugin's address
+ * rule holds for it as for boot memory (README, "Memory timing").
+ */
+bool topo_has_movable(const struct topo *t);
+/* The boot memory (-m): the normal nodes' sizes. */
+uint64_t topo_boot_mem(const struct topo *t);
+/* Boot memory below 4 GiB (hw/i386/pc_piix.c: all of it, or 3 GiB when it must split). */
+uint64_t topo_low_mem(const struct topo *t);
+/* The node's RAM offset (see above); its size is mem_bytes. */
+uint64_t topo_ram_offset(const struct topo *t, int node);
+/* QEMU's device-memory base: 4 GiB plus the boot memory above it, rounded up to 1 GiB. */
+uint64_t topo_dimm_base(const struct topo *t);
+/* The guest-physical address of a movable node's DIMM. */
+uint64_t topo_dimm_addr(const struct topo *t, int node);
+/*
+ * QEMU 7.2 gives the device-memory range one hotpluggable SRAT entry, with
+ * the last node's proximity domain; any other movable node has no SRAT
+ * entry, so no NUMA node in the guest and no HMAT target, unless an NVDIMM
+ * on that node gives it one (nvdimm_build_srat).  -1 if @node needs none,
+ * else its anchor's index (0, 1, ...).
+ */
+int topo_anchor_index(const struct topo *t, int node);
+int topo_nanchors(const struct topo *t);
+/* An anchor's guest-physical address: after the last DIMM. */
+uint64_t topo_anchor_addr(const struct topo *t, int index);
+/* -m's maxmem=: room in device memory for every DIMM and anchor at its address. */
+uint64_t topo_max_mem(const struct topo *t);
 
 /* The QEMU command line built from a machine: lab/boot/qemu.h. */
 

@@ -61,7 +61,7 @@ struct collect {
 static const char *const topo_columns[] = {
 	"node", "cpus", "mem_mib", "read_latency_ns", "write_latency_ns",
 	"read_bandwidth_mbps", "write_bandwidth_mbps", "tier", "distances",
-	"cache_size",
+	"cache_size", "zone",
 };
 #define NTOPO (sizeof(topo_columns) / sizeof(topo_columns[0]))
 

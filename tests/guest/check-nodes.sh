@@ -1,12 +1,15 @@
 #!/bin/sh
-# In the guest: check each node against "node:mem_mib:read_latency_ns" words
-# (from labtool expect).  MemTotal may be a little below the backend size
-# (the kernel keeps some for itself), never above it.  TAP output; exit 1 on
-# any mismatch.
+# In the guest: check each node against "node:mem_mib:read_latency_ns:zone"
+# words (from labtool expect).  MemTotal may be a little below the backend
+# size (the kernel keeps some for itself), never above it.  The zone is read
+# from /proc/zoneinfo here, apart from topoprobe: movable means every present
+# page of the node in ZONE_MOVABLE, normal none.  TAP output; exit 1 on any
+# mismatch.
 n=0 bad=0
 for spec in "$@"; do
 	node=${spec%%:*} rest=${spec#*:}
-	mem=${rest%%:*} lat=${rest#*:}
+	mem=${rest%%:*} rest=${rest#*:}
+	lat=${rest%%:*} zone=${rest#*:}
 	d=/sys/devices/system/node/node$node
 	n=$((n + 1))
 	if [ ! -d "$d" ]; then
@@ -18,6 +21,16 @@ for spec in "$@"; do
 		echo "TAP ok $n - node$node MemTotal ${got} MiB of ${mem} MiB"
 	else
 		echo "TAP not ok $n - node$node MemTotal ${got} MiB, expected about ${mem} MiB"; bad=1
+	fi
+	n=$((n + 1))
+	got=$(awk -v node="$node" '
+		/^Node / { sub(",", "", $2); cur = $2; mov = ($4 == "Movable") }
+		cur == node && $1 == "present" { if (mov) m += $2; else o += $2 }
+		END { print (m + o == 0) ? "-" : (o == 0) ? "movable" : (m == 0) ? "normal" : "mixed" }' /proc/zoneinfo)
+	if [ "$got" = "$zone" ]; then
+		echo "TAP ok $n - node$node zone $got (/proc/zoneinfo present pages)"
+	else
+		echo "TAP not ok $n - node$node zone $got, expected $zone"; bad=1
 	fi
 	n=$((n + 1))
 	if [ "$lat" = - ]; then

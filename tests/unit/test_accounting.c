@@ -13,11 +13,12 @@
 #include "accounting.h"
 #include "commands.h"
 
+/* node 1 boot memory, as in the boot the report below comes from */
 static const char dram_pmem_yaml[] =
 	"name: t\ncpus: 2\nnodes:\n"
 	"  - {id: 0, kind: dram, memory: 1G, cpus: 0-1, read_latency_ns: 81, write_latency_ns: 86,"
 	" read_bandwidth: 100GB/s, write_bandwidth: 57GB/s}\n"
-	"  - {id: 1, kind: pmem, memory: 1G, initiator: 0, read_latency_ns: 305, write_latency_ns: 94,"
+	"  - {id: 1, kind: pmem, zone: normal, memory: 1G, initiator: 0, read_latency_ns: 305, write_latency_ns: 94,"
 	" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s}\n"
 	"distances:\n  matrix:\n    - [10, 17]\n    - [17, 10]\n";
 
@@ -118,6 +119,43 @@ TEST(accounting_plugin_arg_and_gpa)
 	CHECK(acct_gpa_to_offset(t, 0xc0000000, &off) == -1);
 	CHECK(acct_gpa_to_offset(t, 0x100000000ULL, &off) == 0 && off == 0xc0000000);
 	CHECK(acct_gpa_to_offset(t, 0x140000000ULL, &off) == -1);
+	free(t);
+}
+
+/*
+ * Movable nodes: each DIMM's RAM offset follows the boot memory, in node
+ * order, and the DIMM sits at the device-memory base (4 GiB here) plus that
+ * offset; an SRAT anchor is no node's RAM.
+ */
+TEST(accounting_movable_nodes_plugin_arg_and_gpa)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+	struct sbuf sb = { 0 };
+	uint64_t off = 0;
+	char err[256];
+
+	CHECK(t && topo_load("topologies/2s-dram-pmem.yaml", t, stderr) == 0);
+	if (!t)
+		return;
+	CHECK(acct_plugin_arg(t, "/p.so", MT_RULE_DOUBLED, "/o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK_STR(sb.s, "file=/p.so,out=/o,rule=doubled,node=0:0x0:0x20000000,node=1:0x20000000:0x20000000,"
+		  "node=2:0x40000000:0x20000000,node=3:0x60000000:0x20000000,"
+		  "llc_size=28835840,llc_ways=11,llc_line=64");
+	sb_free(&sb);
+	CHECK(acct_gpa_to_offset(t, 0x3fffffff, &off) == 0 && off == 0x3fffffff);
+	CHECK(acct_gpa_to_offset(t, 0x40000000, &off) == -1);	/* boot memory is 1 GiB */
+	CHECK(acct_gpa_to_offset(t, 0x100000000ULL, &off) == -1);	/* below the first DIMM */
+	CHECK(acct_gpa_to_offset(t, 0x140000000ULL, &off) == 0 && off == 0x40000000);
+	CHECK(acct_gpa_to_offset(t, 0x17fffffffULL, &off) == 0 && off == 0x7fffffff);
+	CHECK(acct_gpa_to_offset(t, 0x180000000ULL, &off) == -1);	/* node 2's anchor */
+	/* what the doubled rule makes of node 3's first byte */
+	{
+		struct mt_map m = { .rule = MT_RULE_DOUBLED };
+
+		for (int i = 0; i < t->nnodes; i++)
+			m.node[m.n++] = (struct mt_node){ i, topo_ram_offset(t, i), t->node[i].mem_bytes };
+		CHECK(mt_map_addr(&m, 2 * 0x60000000ULL, &off) == 3 && off == 0x60000000);
+	}
 	free(t);
 }
 
@@ -815,8 +853,6 @@ TEST(accounting_wrong_address_rule_caught_by_probes)
 				struct sbuf rows = { 0 }, checks = { 0 };
 				char *lines[MT_MAX_NODES] = { 0 }, *p;
 				size_t nok = 0, nbad = 0, nprobes = 0;
-				uint64_t at = 0;
-
 				if (!t || topo_load(files[fi], t, stderr)) {
 					CHECK(!"topology loads");
 					free(t);
@@ -831,22 +867,22 @@ TEST(accounting_wrong_address_rule_caught_by_probes)
 
 					if (!t->node[i].mem_bytes)
 						continue;
-					f.node[f.nnodes++] = (struct mt_node){ i, at, t->node[i].mem_bytes };
-					o = at + t->node[i].mem_bytes / 2;
-					at += t->node[i].mem_bytes;
+					f.node[f.nnodes++] = (struct mt_node){ i, topo_ram_offset(t, i),
+									       t->node[i].mem_bytes };
+					o = topo_ram_offset(t, i) + t->node[i].mem_bytes / 2;
 					/* what QEMU reports under its rule, read under the plugin's */
 					raw = qemu == MT_RULE_DOUBLED ? o + f.node[f.nnodes - 1].start : o;
 					m.n = 0;
 					for (int j = 0; j < t->nnodes; j++)
 						if (t->node[j].mem_bytes)
-							m.node[m.n++] = (struct mt_node){ j, 0, t->node[j].mem_bytes };
-					for (int j = 1; j < m.n; j++)
-						m.node[j].start = m.node[j - 1].start + m.node[j - 1].size;
+							m.node[m.n++] = (struct mt_node){ j, topo_ram_offset(t, j),
+											  t->node[j].mem_bytes };
 					k = mt_map_addr(&m, raw, &off);
 					f.probe[nprobes] = (struct mt_probe){ 0x1000, raw, k < 0 ? 0 : off,
 									     k < 0 ? -1 : m.node[k].id };
 					/* the guest's pagemap: the RAM offset as a guest-physical address */
-					gpa = o < 0xc0000000ULL || topo_total_mem(t) < 0xe0000000ULL ? o :
+					gpa = t->node[i].zone == TOPO_ZONE_movable ? topo_dimm_base(t) + o :
+					      o < 0xc0000000ULL || topo_boot_mem(t) < 0xe0000000ULL ? o :
 						o - 0xc0000000ULL + (4ULL << 30);
 					lines[nprobes++] = xasprintf("bench=chase nodes=node:%d vaddr=0x1000 gpa=0x%llx node=%d",
 								     i, (unsigned long long)gpa, i);

@@ -66,13 +66,107 @@ TEST(qemu_argv_tcg_icount)
 	CHECK_STR(after(&a, "-bios", 0), "/q.rom");
 	CHECK_STR(after(&a, "-kernel", 0), "bzImage");
 	CHECK_STR(after(&a, "-initrd", 0), "initrd");
-	CHECK_STR(after(&a, "-append", 0), qemu_kernel_cmdline);
+	/* node 1 is movable: its DIMM stays offline until the plan onlines it */
+	CHECK(!strncmp(after(&a, "-append", 0), qemu_kernel_cmdline, strlen(qemu_kernel_cmdline)));
+	CHECK_STR(after(&a, "-append", 0) + strlen(qemu_kernel_cmdline), " " QEMU_MEMHP_CMDLINE);
 	CHECK(strstr(qemu_kernel_cmdline, "console=ttyS0,115200 ") && strstr(qemu_kernel_cmdline, "panic=-1"));
 	/* ttyS0 the console, ttyS1 the results channel, in that order */
 	CHECK_STR(after(&a, "-serial", 0), "file:c.log");
 	CHECK_STR(a.v[a.n - 1], "file:ch.log");
 	CHECK(count(&a, "-plugin") == 0);
 	topo_args_free(&a);
+	free(t);
+}
+
+static struct topo *from_yaml(const char *yaml)
+{
+	struct topo *t = xcalloc(1, sizeof(*t));
+
+	if (topo_load_buffer("t.yaml", yaml, strlen(yaml), 16ULL << 30, t, stderr)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The machine part as "-flag value" lines. */
+static char *machine_lines(const struct topo *t, bool no_prealloc)
+{
+	struct topo_args a;
+	struct sbuf sb = { 0 };
+
+	if (qemu_machine_args(t, no_prealloc, &a))
+		return NULL;
+	for (size_t i = 0; i + 1 < a.n; i += 2)
+		if (strcmp(a.v[i], "-numa") || strncmp(a.v[i + 1], "hmat-lb", 7))
+			sb_printf(&sb, "%s %s\n", a.v[i], a.v[i + 1]);
+	topo_args_free(&a);
+	return sb.s;
+}
+
+/*
+ * Movable nodes: boot memory in -m, every DIMM at the device-memory base
+ * plus its RAM offset (boot backends first, then the DIMMs', in node
+ * order), an SRAT anchor for each movable node but the last node, maxmem
+ * with room for all; a node made normal by hand stays boot memory.
+ */
+TEST(qemu_machine_movable_dimms)
+{
+	/* CXL node 1 movable, HBM node 2 boot memory after it: node 1 needs an anchor */
+	static const char yaml[] =
+		"name: t\ncpus: 2\nnodes:\n"
+		"  - {id: 0, kind: dram, memory: 4G, cpus: 0-1}\n"
+		"  - {id: 1, kind: cxl, memory: 512M}\n"
+		"  - {id: 2, kind: hbm, memory: 256M}\n"
+		"  - {id: 3, kind: pmem, memory: 1G, zone: normal}\n";
+	struct topo *t = from_yaml(yaml);
+	char *got;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(t->node[1].zone == TOPO_ZONE_movable && t->node[2].zone == TOPO_ZONE_normal &&
+	      t->node[3].zone == TOPO_ZONE_normal);
+	got = machine_lines(t, true);
+	/*
+	 * 5.25 GiB of boot memory: 3 GiB below 4 GiB, 2.25 above, so device
+	 * memory from 7 GiB; node 1 RAM offset 5.25 GiB, its DIMM at 12.25 GiB
+	 */
+	CHECK_STR(got,
+		  "-machine pc,hmat=on,nvdimm=on\n"
+		  "-smp 2\n"
+		  "-m 5376M,slots=2,maxmem=11392M\n"
+		  "-object memory-backend-ram,id=mem0,size=4G,prealloc=off\n"
+		  "-object memory-backend-ram,id=mem2,size=256M,prealloc=off\n"
+		  "-object memory-backend-ram,id=mem3,size=1G,prealloc=off\n"
+		  "-object memory-backend-ram,id=mem1,size=512M,prealloc=off\n"
+		  "-object memory-backend-ram,id=anchor1,size=128M,prealloc=off\n"
+		  "-numa node,nodeid=0,cpus=0-1,memdev=mem0\n"
+		  "-numa node,nodeid=1,initiator=0\n"
+		  "-numa node,nodeid=2,memdev=mem2,initiator=0\n"
+		  "-numa node,nodeid=3,memdev=mem3,initiator=0\n"
+		  "-device pc-dimm,id=dimm1,memdev=mem1,node=1,addr=0x310000000\n"
+		  "-device nvdimm,id=anchor1,memdev=anchor1,node=1,addr=0x330000000\n"
+		  "-numa dist,src=0,dst=1,val=20\n"
+		  "-numa dist,src=0,dst=2,val=13\n"
+		  "-numa dist,src=0,dst=3,val=17\n"
+		  "-numa dist,src=1,dst=2,val=23\n"
+		  "-numa dist,src=1,dst=3,val=27\n"
+		  "-numa dist,src=2,dst=3,val=20\n");
+	CHECK(topo_ram_offset(t, 1) == 0x150000000ULL && topo_dimm_base(t) == 0x1c0000000ULL &&
+	      topo_dimm_addr(t, 1) == 0x310000000ULL);
+	free(got);
+	free(t);
+	/* no movable node: the machine as before, no slots, no DIMM */
+	t = from_yaml("name: t\ncpus: 1\nnodes:\n  - {id: 0, kind: dram, memory: 1G, cpus: 0}\n"
+		      "  - {id: 1, kind: pmem, memory: 1G, zone: normal}\n");
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	got = machine_lines(t, false);
+	CHECK(got && strstr(got, "-m 2G\n") && !strstr(got, "-device") && !strstr(got, "nvdimm") &&
+	      strstr(got, "-numa node,nodeid=1,memdev=mem1,initiator=0\n"));
+	free(got);
 	free(t);
 }
 

@@ -228,6 +228,13 @@ TEST(plan_exec_token_decodes_to_the_command)
 	CHECK(!strncmp(b.s, "boot 7\nstep hugetlb-node1 60 sh -c echo%2032%20>/sys/devices/system/node/node1/"
 		       "hugepages/hugepages-2048kB/nr_hugepages\nstep exec 40 sh -c ", 118));
 	sb_free(&b);
+	/* a movable node's memory is onlined first: its pool comes from it */
+	t->node[1].mem_bytes = 1ULL << 30;
+	t->node[1].zone = TOPO_ZONE_movable;
+	plan_exec("7", 40, "true", t, &b);
+	CHECK(!strncmp(b.s, "boot 7\nstep memory-online 60 topoprobe --online-movable\n"
+		       "step hugetlb-node1 60 ", 75));
+	sb_free(&b);
 	free(t);
 	free(want);
 }

@@ -63,17 +63,23 @@ static void check_file_args(int *failures, const char *path, const char *want)
 TEST(topology_args_two_s_dram_pmem)
 {
 	check_file_args(failures, "topologies/2s-dram-pmem.yaml",
-		"-machine pc,hmat=on\n"
+		/* PMEM nodes movable by default: DIMMs, node 2 with an SRAT anchor */
+		"-machine pc,hmat=on,nvdimm=on\n"
 		"-smp 2\n"
-		"-m 2G\n"
+		"-m 1G,slots=3,maxmem=3200M\n"
 		"-object memory-backend-ram,id=mem0,size=512M,prealloc=on\n"
 		"-object memory-backend-ram,id=mem1,size=512M,prealloc=on\n"
 		"-object memory-backend-ram,id=mem2,size=512M,prealloc=on\n"
 		"-object memory-backend-ram,id=mem3,size=512M,prealloc=on\n"
+		"-object memory-backend-ram,id=anchor2,size=128M,prealloc=off\n"
 		"-numa node,nodeid=0,cpus=0,memdev=mem0\n"
 		"-numa node,nodeid=1,cpus=1,memdev=mem1\n"
-		"-numa node,nodeid=2,memdev=mem2,initiator=0\n"
-		"-numa node,nodeid=3,memdev=mem3,initiator=1\n"
+		"-numa node,nodeid=2,initiator=0\n"
+		"-numa node,nodeid=3,initiator=1\n"
+		/* RAM offsets 1G and 1.5G above the device-memory base, 4G */
+		"-device pc-dimm,id=dimm2,memdev=mem2,node=2,addr=0x140000000\n"
+		"-device nvdimm,id=anchor2,memdev=anchor2,node=2,addr=0x180000000\n"
+		"-device pc-dimm,id=dimm3,memdev=mem3,node=3,addr=0x160000000\n"
 		"-numa dist,src=0,dst=1,val=21\n"
 		"-numa dist,src=0,dst=2,val=17\n"
 		"-numa dist,src=0,dst=3,val=28\n"
@@ -199,13 +205,15 @@ TEST(topology_args_dram_only_2s)
 TEST(topology_args_dram_pmem)
 {
 	check_file_args(failures, "topologies/dram-pmem.yaml",
+		/* node 1 movable (PMEM): the last node, no anchor */
 		"-machine pc,hmat=on\n"
 		"-smp 2\n"
-		"-m 2G\n"
+		"-m 1G,slots=1,maxmem=3G\n"
 		"-object memory-backend-ram,id=mem0,size=1G,prealloc=on\n"
 		"-object memory-backend-ram,id=mem1,size=1G,prealloc=on\n"
 		"-numa node,nodeid=0,cpus=0-1,memdev=mem0\n"
-		"-numa node,nodeid=1,memdev=mem1,initiator=0\n"
+		"-numa node,nodeid=1,initiator=0\n"
+		"-device pc-dimm,id=dimm1,memdev=mem1,node=1,addr=0x140000000\n"
 		"-numa dist,src=0,dst=1,val=17\n"
 		"-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=read-latency,latency=81\n"
 		"-numa hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=write-latency,latency=86\n"
@@ -251,15 +259,17 @@ TEST(topology_args_memside_cache)
 TEST(topology_args_three_tier)
 {
 	check_file_args(failures, "topologies/three-tier.yaml",
+		/* HBM (flat mode) boot memory, CXL movable */
 		"-machine pc,hmat=on\n"
 		"-smp 2\n"
-		"-m 2G\n"
+		"-m 1536M,slots=1,maxmem=3584M\n"
 		"-object memory-backend-ram,id=mem0,size=1G,prealloc=on\n"
 		"-object memory-backend-ram,id=mem1,size=512M,prealloc=on\n"
 		"-object memory-backend-ram,id=mem2,size=512M,prealloc=on\n"
 		"-numa node,nodeid=0,cpus=0-1,memdev=mem0\n"
 		"-numa node,nodeid=1,memdev=mem1,initiator=0\n"
-		"-numa node,nodeid=2,memdev=mem2,initiator=0\n"
+		"-numa node,nodeid=2,initiator=0\n"
+		"-device pc-dimm,id=dimm2,memdev=mem2,node=2,addr=0x160000000\n"
 		"-numa dist,src=0,dst=1,val=13\n"
 		"-numa dist,src=0,dst=2,val=20\n"
 		"-numa dist,src=1,dst=2,val=23\n"
@@ -513,4 +523,74 @@ TEST(topology_cache_figures_reach_the_model)
 	s = model_args("topologies/dram-pmem.yaml", false);
 	CHECK(s && !strstr(s, "--model-cache-hmat"));
 	free(s);
+}
+
+/*
+ * zone: what each kind does on a real machine unless the file says
+ * (CPU-less pmem and cxl movable, dram, hbm and nodes with CPUs boot
+ * memory), per shipped file; a bad value is one line naming file, line and
+ * field, and leaves nothing of the machine behind.
+ */
+TEST(topology_zone_defaults_and_errors)
+{
+	static const struct {
+		const char *file;
+		const char *zones;	/* per node: n normal, m movable, - no memory */
+	} shipped[] = {
+		{ "topologies/dram-pmem.yaml", "nm" },
+		{ "topologies/2s-dram-pmem.yaml", "nnmm" },
+		{ "topologies/2s2c-dram-pmem.yaml", "nnmm" },
+		{ "topologies/dram-hbm.yaml", "nn" },
+		{ "topologies/three-tier.yaml", "nnm" },
+		{ "topologies/dram-only-2s.yaml", "nn" },
+		{ "topologies/memside-cache.yaml", "nn" },	/* PMEM with CPUs: Memory Mode */
+	};
+	struct topo *t = calloc(1, sizeof(*t));
+	char *errs = NULL;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	for (size_t k = 0; k < sizeof(shipped) / sizeof(shipped[0]); k++) {
+		char got[TOPO_MAX_NODES + 1] = "";
+
+		CHECK(load_quiet(shipped[k].file, t, &errs) == 0);
+		CHECK_STR(errs, "");
+		free(errs);
+		errs = NULL;
+		for (int i = 0; i < t->nnodes; i++)
+			got[i] = !t->node[i].mem_bytes ? '-' :
+				 t->node[i].zone == TOPO_ZONE_movable ? 'm' : 'n';
+		CHECK_STR(got, shipped[k].zones);
+	}
+	/* the file decides over the kind: PMEM as boot memory, HBM and DRAM movable */
+	CHECK(load_text("name: x\ncpus: 1\nnodes:\n  - {id: 0, kind: dram, memory: 256M, cpus: 0}\n"
+			"  - {id: 1, kind: pmem, memory: 256M, zone: normal}\n"
+			"  - {id: 2, kind: hbm, memory: 256M, zone: movable}\n"
+			"  - {id: 3, kind: dram, memory: 256M}\n"
+			"  - {id: 4, kind: cxl, memory: 256M}\n", t, &errs) == 0);
+	CHECK_STR(errs, "");
+	CHECK(t->node[1].zone == TOPO_ZONE_normal && t->node[2].zone == TOPO_ZONE_movable &&
+	      t->node[3].zone == TOPO_ZONE_normal && t->node[4].zone == TOPO_ZONE_movable);
+	CHECK(topo_boot_mem(t) == 768ULL << 20 && topo_total_mem(t) == 1280ULL << 20);
+	/* RAM offsets: boot nodes from 0, then the movable ones, each in node order */
+	CHECK(topo_ram_offset(t, 3) == 512ULL << 20 && topo_ram_offset(t, 2) == 768ULL << 20 &&
+	      topo_ram_offset(t, 4) == 1024ULL << 20);
+	/* node 2 is not the last node: it needs an SRAT anchor; node 4 is */
+	CHECK(topo_anchor_index(t, 2) == 0 && topo_anchor_index(t, 4) == -1 && topo_nanchors(t) == 1);
+	free(errs);
+	errs = NULL;
+	/* a bad value: one line, file:line:column: field, and an empty machine */
+	CHECK(load_text("name: x\ncpus: 1\nnodes:\n  - {id: 0, kind: dram, memory: 256M, cpus: 0}\n"
+			"  - {id: 1, kind: pmem, memory: 256M, zone: Movable}\n", t, &errs) == EXIT_INVALID);
+	CHECK_STR(errs, "t.yaml:5:45: nodes[1].zone: unknown value 'Movable' (did you mean 'movable'?)\n");
+	CHECK(t->nnodes == 0 && t->node[1].mem_bytes == 0 && t->name[0] == 0);
+	free(errs);
+	errs = NULL;
+	CHECK(load_text("name: x\ncpus: 1\nnodes:\n  - {id: 0, kind: dram, memory: 256M, cpus: 0, zone: movable}\n",
+			t, &errs) == EXIT_INVALID);
+	CHECK_STR(errs, "t.yaml:4:54: nodes[0].zone: movable needs a CPU-less node (a node with CPUs is "
+		  "boot memory; movable memory is hot-added, as dax/kmem adds it)\n");
+	free(errs);
+	free(t);
 }
