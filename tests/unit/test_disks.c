@@ -95,7 +95,7 @@ TEST(disks_qemu_virtio_blk_by_serial)
 	FILE *null = fopen("/dev/null", "w");
 	struct topo_args a;
 	char err[256];
-	int drives = 0;
+	int drives = 0, blks = 0;
 
 	CHECK(topo_load("topologies/dram-pmem.yaml", t, null ? null : stderr) == 0);
 	if (null)
@@ -104,11 +104,15 @@ TEST(disks_qemu_virtio_blk_by_serial)
 	for (size_t i = 0; i + 1 < a.n; i++) {
 		if (!strcmp(a.v[i], "-drive"))
 			drives++;
-		if (!strcmp(a.v[i], "-device"))
+		/* the other devices are the movable nodes' DIMMs */
+		if (!strcmp(a.v[i], "-device") && !strncmp(a.v[i + 1], "virtio-blk", 10)) {
 			CHECK(!strcmp(a.v[i + 1], "virtio-blk-pci,drive=swap,serial=" DISK_SWAP_SERIAL) ||
 			      !strcmp(a.v[i + 1], "virtio-blk-pci,drive=fs,serial=" DISK_FS_SERIAL));
+			blks++;
+		}
 	}
 	CHECK(drives == 2);
+	CHECK(blks == 2);
 	CHECK(a.n > 0);
 	for (size_t i = 0; i < a.n; i++)
 		if (!strcmp(a.v[i], "-drive"))
