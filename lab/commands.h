@@ -20,6 +20,7 @@
 	X(init, "[--run RUN-DIR] [META-ARGS] -- OPTIONS...", "create a run directory: run.args, started, meta.json") \
 	X(accel, "--kernel-dir D --initramfs F -- OPTIONS...", "print the run's accelerator (tcg, kvm: --accel auto probes)") \
 	X(print_qemu, "--kernel-dir D ... -- OPTIONS...", "run-lab --print-qemu: each topology's QEMU command, one line") \
+	X(disks, "DIR", "make the guest's swap and ext4 disks, DIR/swap.img and DIR/fs.img") \
 	X(multi, "[-q] RUN-LAB -- OPTIONS... TOPOLOGY...", "run-lab with several topologies: one run each, then compare") \
 	X(plan, "TOPOLOGY.yaml [options]", "write the guest plan for one boot") \
 	X(prepare, "RUN-DIR BOOT-ID --kernel F --initrd F ...", "write a boot's plan and QEMU command, print its argv") \

@@ -65,6 +65,30 @@ if grep -qF -- '-icount shift=0\,align=off\,sleep=off' <<<"$qi" && ! grep -q -- 
 else
 	echo "FAIL --print-qemu: icount args wrong: default: $qi; wall: $qw"; fail=1
 fi
+# A boot by hand: --print-qemu names the reclaim disks relative to where
+# QEMU runs, `labtool disks .` makes them there, and the guest finds them
+# (no "reclaim disks" error on its console before /init).
+lt=${LABTOOL:-build/host/labtool}
+if grep -qF -- '-drive file=swap.img\,' <<<"$qi" && grep -qF -- '-drive file=fs.img\,' <<<"$qi"; then
+	echo "ok   --print-qemu: the reclaim disks, relative to QEMU's directory"
+else
+	echo "FAIL --print-qemu: no reclaim disks: $qi"; fail=1
+fi
+out=$("$lt" disks "$tmp/no/such/dir" 2>&1); rc=$?
+if [ "$rc" = 74 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "$tmp/no/such/dir/swap.img" <<<"$out"; then
+	echo "ok   labtool disks into a missing directory: exit 74, one line naming the file"
+else
+	echo "FAIL labtool disks into a missing directory: exit $rc: $out"; fail=1
+fi
+mkdir -p "$tmp/byhand"
+if (cd "$tmp/byhand" && "$lt" disks . && timeout 600 bash -c "$qi" > qemu.out 2>&1) &&
+	grep -q "tierlab: /init reached" "$tmp/byhand/console.log" &&
+	! grep -q "reclaim disks" "$tmp/byhand/console.log" &&
+	[ "$(od -An -c -j 4086 -N 10 "$tmp/byhand/swap.img" | tr -d ' ')" = SWAPSPACE2 ]; then
+	echo "ok   --print-qemu's line boots by hand after labtool disks ., the guest finds its disks"
+else
+	echo "FAIL --print-qemu by hand: $(tail -n 3 "$tmp/byhand/qemu.out" "$tmp/byhand/console.log" 2>&1)"; fail=1
+fi
 # Guest memory preallocated unless --no-prealloc (labtool qemu-argv, not a
 # string patch of its output).
 qn=$(./run-lab.sh --no-prealloc --print-qemu topologies/dram-pmem.yaml 2>&1)

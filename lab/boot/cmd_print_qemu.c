@@ -8,7 +8,8 @@
  * it) on one line, each word as bash's printf %q writes it and followed by
  * a space: TCG, DIR/bzImage, the base initramfs F, the serial files
  * console.log and channel.log, with --memory-timing count or delay the
- * plugin SO writing memtiming.txt.
+ * plugin SO writing memtiming.txt, the reclaim disks swap.img and fs.img
+ * (`labtool disks .` makes them).
  *
  * Exit: 0; 2 a topology without a command (run-lab's words; the lines of the
  * topologies before it are printed); 64 usage; 74 cannot write.
@@ -58,7 +59,8 @@ int cmd_print_qemu(int argc, char **argv)
 	for (size_t t = 0; !rc && t < o.ntopo; t++) {
 		struct qemu_opts q = { .kernel = kernel, .initrd = base, .console = "console.log",
 				       .channel = "channel.log", .accel = "tcg",
-				       .icount = !strcmp(o.clock, "icount"), .no_prealloc = o.no_prealloc };
+				       .icount = !strcmp(o.clock, "icount"), .no_prealloc = o.no_prealloc,
+				       .swap_disk = "swap.img", .fs_disk = "fs.img" };
 		const char *mt_out = strcmp(o.memory_timing, "off") ? "memtiming.txt" : NULL;
 		struct topo_args a = { 0 };
 		struct sbuf line = { 0 };
