@@ -20,6 +20,9 @@ rc=$?
 grep -v '^# ' "$tmp/out"
 fail=0
 grep -qx 'tierlab-stderr-check' "$tmp/out" || { echo "FAIL the command's stderr did not come back"; fail=1; }
+# in the order written: the stderr line (echoed first) before suiterun's first line
+awk '/^tierlab-stderr-check$/ && !s { s = NR } /^(# |setup: |suiterun: )/ && !f { f = NR } END { exit !(s && f && s < f) }' "$tmp/out" ||
+	{ echo "FAIL the command's stderr came back out of order"; fail=1; }
 want=$(grep -Ev '^[[:space:]]*(#|!|$)' selftests/quick.list | awk '{ print $1 }')
 for t in $want; do
 	line=$(grep -E "^$t: " "$tmp/out")

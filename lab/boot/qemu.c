@@ -8,9 +8,16 @@
 #include "disks.h"
 #include "qemu.h"
 
+/*
+ * numa_balancing=disable: CONFIG_NUMA_BALANCING (kernel/lab.config, for
+ * --tiering balancing) defaults to on, and 6.12 enables it at boot on any
+ * machine with more than one node (check_numabalancing_enable()): its
+ * scanner would unmap and migrate the benchmarks' pages behind their
+ * backs.  Off at boot; only the plan's tiers step turns it on.
+ */
 const char qemu_kernel_cmdline[] =
 	"console=ttyS0,115200 rdinit=/init panic=-1 oops=panic softlockup_panic=1 "
-	"hung_task_panic=1 nmi_watchdog=0 printk.time=1 no_timer_check";
+	"hung_task_panic=1 nmi_watchdog=0 printk.time=1 no_timer_check numa_balancing=disable";
 
 __attribute__((format(printf, 2, 3)))
 static int arg(struct topo_args *a, const char *fmt, ...)

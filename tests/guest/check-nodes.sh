@@ -44,5 +44,14 @@ for spec in "$@"; do
 		echo "TAP not ok $n - node$node access0 read_latency $got, expected $lat ns"; bad=1
 	fi
 done
+# NUMA balancing is off at boot (numa_balancing=disable, lab/boot/qemu.c):
+# the kernel would otherwise enable it on this many-node machine.
+n=$((n + 1))
+got=$(cat /proc/sys/kernel/numa_balancing 2>/dev/null || echo missing)
+if [ "$got" = 0 ]; then
+	echo "TAP ok $n - kernel.numa_balancing 0 at boot"
+else
+	echo "TAP not ok $n - kernel.numa_balancing $got at boot, expected 0"; bad=1
+fi
 echo "TAP 1..$n"
 exit $bad

@@ -70,6 +70,7 @@ TEST(qemu_argv_tcg_icount)
 	CHECK(!strncmp(after(&a, "-append", 0), qemu_kernel_cmdline, strlen(qemu_kernel_cmdline)));
 	CHECK_STR(after(&a, "-append", 0) + strlen(qemu_kernel_cmdline), " " QEMU_MEMHP_CMDLINE);
 	CHECK(strstr(qemu_kernel_cmdline, "console=ttyS0,115200 ") && strstr(qemu_kernel_cmdline, "panic=-1"));
+	CHECK(strstr(qemu_kernel_cmdline, " numa_balancing=disable"));
 	/* ttyS0 the console, ttyS1 the results channel, in that order */
 	CHECK_STR(after(&a, "-serial", 0), "file:c.log");
 	CHECK_STR(a.v[a.n - 1], "file:ch.log");
