@@ -91,13 +91,17 @@ fi
 fi
 
 # bare_boot CMDFILE DIR [BZIMAGE]: the boot of CMDFILE (raw/qemu-N.cmd) run
-# by hand with the base initramfs and an `exec true` plan, with BZIMAGE as
-# its kernel if given; prints its wall seconds, the console in DIR/console.
+# by hand with the base initramfs, an `exec true` plan and fresh reclaim
+# disks (labtool disks: the boot's own were removed with it), with BZIMAGE
+# as its kernel if given; prints its wall seconds, the console in
+# DIR/console.  A QEMU that fails, or a guest that never reached /init, is
+# an error here, not a figure.
 bare_boot() {
-	local d=$2 kernel=${3:-} t0 args=()
+	local cmdfile=$1 d=$2 kernel=${3:-} t0 rc args=()
 	mkdir -p "$d/root/lab"
 	printf 'boot 1\nstep exec 60 true\n' > "$d/root/lab/plan"
 	(cd "$d/root" && find . | cpio -o -H newc --quiet) | cat build/initramfs.cpio - > "$d/initrd"
+	build/host/labtool disks "$d" || return 1
 	# shellcheck disable=SC2046
 	eval "set -- $(cat "$1")"
 	while [ $# -gt 0 ]; do
@@ -106,12 +110,18 @@ bare_boot() {
 		-kernel) args+=(-kernel "${kernel:-$2}"); shift ;;
 		file:*console*) args+=("file:$d/console") ;;
 		file:*channel*) args+=("file:$d/channel") ;;
+		file=*swap.img,*) args+=("file=$d/swap.img,${1#*swap.img,}") ;;
+		file=*fs.img,*) args+=("file=$d/fs.img,${1#*fs.img,}") ;;
 		*) args+=("$1") ;;
 		esac
 		shift
 	done
 	t0=$(date +%s.%N)
-	"${args[@]}" >/dev/null 2>&1
+	"${args[@]}" > "$d/qemu.out" 2>&1; rc=$?
+	if [ "$rc" != 0 ] || ! grep -q "tierlab: /init reached" "$d/console" 2>/dev/null; then
+		echo "bench-lab: bare boot of $cmdfile failed (QEMU exit $rc): $(tail -n 2 "$d/qemu.out" "$d/console" 2>&1 | tr '\n' ' ')" >&2
+		return 1
+	fi
 	secs "$t0"
 }
 
@@ -137,6 +147,7 @@ for i in $(seq 1 "$boots"); do
 	bare_boot "$cmdfile" "$tmp/bare-$i" >> "$tmp/bare-walls"
 done
 lab_med=$(median < "$tmp/lab-walls") bare_med=$(median < "$tmp/bare-walls")
+[ "$(wc -l < "$tmp/bare-walls")" = "$boots" ] || bare_med=nan	# a bare boot failed (said above)
 figure "bare QEMU boot, same kernel+initramfs (median)" "$bare_med" s - ""
 figure "run-lab --exec true / bare QEMU boot" "$(awk -v a="$lab_med" -v b="$bare_med" 'BEGIN { printf "%.3f", a / b }')" ratio "<=1.2" "run-lab median $lab_med s"
 fi
@@ -164,6 +175,9 @@ else
 		done
 	done
 	note="$(basename "$cur") / $(basename "$base"), $boots interleaved bare boots each"
+	for k in cur base; do
+		[ "$(wc -l < "$tmp/kc-$k.wall")" = "$boots" ] || { echo nan > "$tmp/kc-$k.wall"; echo nan > "$tmp/kc-$k.init"; }
+	done
 	for k in cur base; do
 		figure "kernel config: QEMU start to poweroff, $k" "$(median < "$tmp/kc-$k.wall")" s - "$note"
 		figure "kernel config: guest uptime at /init, $k" "$(median < "$tmp/kc-$k.init")" s - "guest clock ($(jq -r .clock "$(ls -d "$tmp"/kc/* | head -1)/meta.json" 2>/dev/null))"
