@@ -477,7 +477,8 @@ static void tiering_case(const struct opts *o, enum pol p, int home, int dem, lo
 
 		/*
 		 * task_numa_work() scans only ranges whose policy has MPOL_F_MOF
-		 * (vma_policy_mof()): the default policy's; mbind() never sets it
+		 * (vma_policy_mof()): the default policy's; mbind() sets it only
+		 * with MPOL_F_NUMA_BALANCING, which these cases do not pass
 		 */
 		if (p == POL_DEFAULT)
 			tap(back >= 0.9 && promoted > 0,

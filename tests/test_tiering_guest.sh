@@ -7,7 +7,8 @@
 # policy's pages off node 0 -- MPOL_BIND's too, outside its nodemask (6.12's
 # demote_folio_list() ignores mempolicy); touched afterwards, only the
 # default policy's pages come back (the NUMA scanner skips ranges without
-# MPOL_F_MOF).  meta.json, the plan and the report's tiering section carry
+# MPOL_F_MOF, which mbind() sets only with MPOL_F_NUMA_BALANCING, not
+# passed here).  meta.json, the plan and the report's tiering section carry
 # it.  One boot, about 40 s.
 set -uo pipefail
 cd "$(dirname "$0")/.."

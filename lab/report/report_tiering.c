@@ -214,7 +214,8 @@ static size_t rounds_sentences(struct run *r, const char *set, struct sbuf *b)
 		if (strcmp(tiering_pols[p], "default") && numval(out) >= 0.99 && prom && numval(prom) == 0)
 			sb_puts(b, ": NUMA balancing's scanner skips a range whose policy lacks MPOL_F_MOF "
 				   "(kernel/sched/fair.c task_numa_work(), mm/mempolicy.c vma_policy_mof()), "
-				   "which mbind() never sets, so no hint fault asks to promote them");
+				   "which mbind() sets only with MPOL_F_NUMA_BALANCING (not passed here), "
+				   "so no hint fault asks to promote them");
 		sb_puts(b, ".");
 		sb_free(&where);
 	}
