@@ -291,6 +291,14 @@ static int plan_benches(struct sbuf *plan, const struct topo *t, const char *ben
 	}
 	if (dflt) {
 		for (size_t k = 0; k < sizeof(default_benches) / sizeof(*default_benches); k++) {
+			/*
+			 * With tiering on, what it does to each policy's pages:
+			 * before reclaim, the last, which turns swap on for its
+			 * anonymous fill (tiering counts on no swap).
+			 */
+			if (tiering && !strcmp(default_benches[k], "reclaim") &&
+			    (decl[nnames] = benchlist_find(&bl, "tiering")))
+				nnames++;
 			decl[nnames] = benchlist_find(&bl, default_benches[k]);
 			if (decl[nnames])
 				nnames++;
@@ -298,9 +306,6 @@ static int plan_benches(struct sbuf *plan, const struct topo *t, const char *ben
 				fprintf(stderr, "labtool plan: tierbench lists no '%s' (a default benchmark)\n",
 					default_benches[k]);
 		}
-		/* with tiering on, what it does to each policy's pages */
-		if (tiering && (decl[nnames] = benchlist_find(&bl, "tiering")))
-			nnames++;
 	} else {
 		for (char *b = strtok_r(list, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
 			if (nnames == (int)(sizeof(decl) / sizeof(*decl))) {

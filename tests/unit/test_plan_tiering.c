@@ -45,7 +45,8 @@ TEST(plan_tiering_step_and_bench)
 	      "bench name=oom timeout=300 every_node=0 options=-" NEEDS1
 	      "bench name=model timeout=300 every_node=0 options=-" NEEDS1
 	      "bench name=tiers timeout=60 every_node=1 options=--tiering" NEEDS1
-	      "bench name=tiering timeout=600 every_node=1 options=--mib,--policies" NEEDS1, f);
+	      "bench name=tiering timeout=600 every_node=1 options=--mib,--policies" NEEDS1
+	      "bench name=reclaim timeout=600 every_node=0 options=-" NEEDS1, f);
 	fclose(f);
 
 	p = plan_of(path, "demotion", "default", &rc);
@@ -54,6 +55,8 @@ TEST(plan_tiering_step_and_bench)
 	first_bench = strstr(p, "step checks-");
 	CHECK(tiers && first_bench && tiers < first_bench);
 	CHECK(strstr(p, "step tiering ") && strstr(p, "tierbench tiering --profile quick --clock icount\n"));
+	/* tiering counts on no swap: before reclaim, which turns it on */
+	CHECK(strstr(p, "step reclaim") && strstr(p, "step tiering ") < strstr(p, "step reclaim"));
 	free(p);
 
 	p = plan_of(path, "balancing", "checks", &rc);
