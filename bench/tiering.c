@@ -519,6 +519,12 @@ static int run_tiering(const struct opts *o)
 		tap_skip(why, VOCAB_BENCH_TIERING);
 		return 0;
 	}
+	/* with swap on, memory.reclaim could swap instead of demoting */
+	if (vmstat_meminfo_kib("SwapTotal") > 0) {
+		tap(false, VOCAB_BENCH_TIERING ": swap is on (SwapTotal %ld kB): demotion is not the only way out",
+		    vmstat_meminfo_kib("SwapTotal"));
+		return 0;
+	}
 	out_row(&k, "demotion_enabled", dem, "flag");
 	out_row(&k, "numa_balancing", (double)bal, "mode");
 	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
