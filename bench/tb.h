@@ -242,6 +242,12 @@ long long counters_get(const struct counters *c, const char *name);
 void counter_delta_rows(const struct rowkey *k, const struct counters *a,
 			const struct counters *b, const char *prefix);
 
+/*
+ * @len bytes of @s written to @path in one write(), the file opened with
+ * O_TRUNC (as a shell's ">": tracefs's trace file is emptied so); 0, or
+ * -1 with errno.  Safe in knobs_restore() at exit.
+ */
+int write_str(const char *path, const char *s, size_t len);
 /* Files written and restored (sysctls, hugepage pools). */
 int knob_read_long(const char *path, long *val);
 int knob_save_write(const char *path, long val);	/* restored at exit */
