@@ -314,6 +314,14 @@ enum fill_kind { FILL_ANON, FILL_CACHE, FILL_ANON_SWAP };
 #define RECLAIM_SWAP_DEV "/dev/tierlab-swap"
 #define RECLAIM_DISKS_ERR "/run/tierlab-disks.err"
 /*
+ * The page-cache fill's files per node on RECLAIM_FS_DIR: each refill of
+ * the scenario reads a new one, the names wrapping after this many (a
+ * name used again is truncated first).  (MAX_NODE + 1) * this fits the
+ * file system's inodes (lab/boot/disks.h DISK_FS_INODES): no refill meets
+ * ENOSPC.
+ */
+#define RECLAIM_FILL_FILES 8
+/*
  * What a reclaimable fill leaves free on each node: the low watermark plus
  * this, so that kswapd sleeps at a case's start (it is woken only by an
  * allocation that finds a zone under low) and the case's first faults
