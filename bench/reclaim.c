@@ -261,14 +261,7 @@ static int rc_child(void *arg, struct shared *sh)
 	}
 	out_hist(&c->k, 0, h);
 	out_row(&c->k, "count", (double)h->count, "pages");
-	out_row(&c->k, "mean", hist_mean(h), out_time_unit());
-	out_row(&c->k, "p50", (double)hist_quantile(h, 0.50), out_time_unit());
-	out_row(&c->k, "p90", (double)hist_quantile(h, 0.90), out_time_unit());
-	if (h->count >= 100)
-		out_row(&c->k, "p99", (double)hist_quantile(h, 0.99), out_time_unit());
-	if (h->count >= 1000)
-		out_row(&c->k, "p99_9", (double)hist_quantile(h, 0.999), out_time_unit());
-	out_row(&c->k, "max", (double)h->max, out_time_unit());
+	out_hist_summary(&c->k, h);
 	munmap(p, len);
 	free(h);
 	free(t);

@@ -101,6 +101,11 @@ void tap_plan(void);
 int tap_failures(void);
 int tap_count_so_far(void);	/* async-signal-safe */
 void out_hist(const struct rowkey *k, int rep, const struct hist *h);
+/*
+ * @h's rows mean, p50, p90, p99 (100 samples or more), p99_9 (1000 or
+ * more), max.  The quantiles are bucket lower bounds (bench/hist.c).
+ */
+void out_hist_summary(const struct rowkey *k, const struct hist *h);
 void out_set_nodes(const char *label, const struct nodeset *ns);
 /*
  * The clock the guest's CLOCK_MONOTONIC is: "wall" (nanoseconds) or
