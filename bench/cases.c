@@ -316,6 +316,83 @@ static void reclaimable_start_rows(const struct rowkey *k, const struct filler *
 		out_row(k, "start_swap_free_mib", (double)vmstat_meminfo_kib("SwapFree") / 1024, "MiB");
 }
 
+/* One counter of /sys/devices/system/node/node@node/vmstat, -1 if absent. */
+static long long node_vmstat_get(int node, const char *name)
+{
+	char path[96], line[128], key[64];
+	long long v, got = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat", node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lld", key, &v) == 2 && !strcmp(key, name)) {
+			got = v;
+			break;
+		}
+	fclose(f);
+	return got;
+}
+
+/*
+ * kswapd's scans of the filled nodes so far: pgscan_kswapd of each node's
+ * vmstat where the kernel keeps it per node, else /proc/vmstat's (6.12
+ * keeps it machine-wide); -1 unknown.
+ */
+static long long kswapd_scans(const struct nodeset *nodes)
+{
+	long long sum = 0;
+
+	ns_for_each(n, nodes) {
+		long long v = node_vmstat_get(n, "pgscan_kswapd");
+
+		if (v < 0)
+			return vmstat_get("pgscan_kswapd");
+		sum += v;
+	}
+	return sum;
+}
+
+#define KSWAPD_STILL_MS 200
+#define KSWAPD_WAIT_MS 2000
+
+/*
+ * A reclaimable case must start with kswapd asleep: a refill goes
+ * straight to its target on a node kswapd has not given up on, and a
+ * kswapd still balancing after the previous case would reclaim inside
+ * this one's window.  Wait (at most KSWAPD_WAIT_MS) until pgscan_kswapd
+ * has not moved for KSWAPD_STILL_MS; row start_kswapd_active says whether
+ * it was still scanning when the wait ended (the report then does not
+ * claim the premise), start_kswapd_wait_secs how long the wait took.
+ */
+static void kswapd_settle(const struct rowkey *k, const struct filler *f)
+{
+	long long prev = kswapd_scans(&f->nodes), now;
+	int waited = 0, still = 0;
+
+	if (prev < 0) {
+		msg("%s/%s/%s/%s: pgscan_kswapd unreadable: whether kswapd sleeps is not known",
+		    k->bench, k->policy, k->pagesize, k->scenario);
+		return;
+	}
+	while (still < KSWAPD_STILL_MS && waited < KSWAPD_WAIT_MS) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		waited += 50;
+		now = kswapd_scans(&f->nodes);
+		still = now == prev ? still + 50 : 0;
+		prev = now;
+	}
+	if (still < KSWAPD_STILL_MS)
+		msg("%s/%s/%s/%s: kswapd still scanning after %d ms: the case starts with it awake",
+		    k->bench, k->policy, k->pagesize, k->scenario, waited);
+	out_row(k, "start_kswapd_active", still < KSWAPD_STILL_MS, "flag");
+	out_row(k, "start_kswapd_wait_secs", waited / 1000.0, "s");
+}
+
 enum outcome run_case(const struct rowkey *k, struct filler *f,
 		      int (*fn)(void *arg, struct shared *sh), void *arg,
 		      struct shared *sh, int timeout_secs)
@@ -375,6 +452,8 @@ enum outcome run_case(const struct rowkey *k, struct filler *f,
 			return OUT_INVALID;
 		}
 	}
+	if (filled && f->kind != FILL_ANON)
+		kswapd_settle(k, f);
 	oc = run_child(fn, arg, sh, timeout_secs, &sig);
 	if (oc == OUT_KILLED_OTHER || !filled)
 		return oc;

@@ -244,15 +244,7 @@ static int lat_child(void *arg, struct shared *sh)
 			out_row(&c->k, "base_fault_mean", hist_mean(base), out_time_unit());
 		}
 	}
-	out_row(&c->k, "mean", hist_mean(all), out_time_unit());
-	out_row(&c->k, "p50", (double)hist_quantile(all, 0.50), out_time_unit());
-	out_row(&c->k, "p90", (double)hist_quantile(all, 0.90), out_time_unit());
-	/* a tail percentile only where the samples carry it: 1 in 100 (1000) needs 100 (1000) */
-	if (all->count >= 100)
-		out_row(&c->k, "p99", (double)hist_quantile(all, 0.99), out_time_unit());
-	if (all->count >= 1000)
-		out_row(&c->k, "p99_9", (double)hist_quantile(all, 0.999), out_time_unit());
-	out_row(&c->k, "max", (double)all->max, out_time_unit());
+	out_hist_summary(&c->k, all);
 	ci = stats_median_ci_ranks((size_t)o->reps, 0.95);
 	med = stats_median(p50, (size_t)o->reps);	/* sorts p50 */
 	out_row(&c->k, "p50_median_of_reps", med, out_time_unit());

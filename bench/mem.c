@@ -246,7 +246,7 @@ static long fill_node(int node, long headroom_mib)
  */
 static void fill_cache_path(int node, int gen, char *buf, size_t len)
 {
-	snprintf(buf, len, RECLAIM_FS_DIR "/fill-node%d-%d", node, gen);
+	snprintf(buf, len, RECLAIM_FS_DIR "/fill-node%d-%d", node, gen % RECLAIM_FILL_FILES);
 }
 
 /*
@@ -294,7 +294,11 @@ static int rfill_open(struct rfill *r, int node, enum fill_kind kind, int gen)
 			return -1;
 		}
 		memset(r->buf, 0, MIB);	/* the buffer's own pages before the binding */
-		r->fd = open(r->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		/*
+		 * O_TRUNC: a name used again (RECLAIM_FILL_FILES) drops what is
+		 * cached of its earlier fill, so the file reads as new pages.
+		 */
+		r->fd = open(r->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (r->fd < 0 || ftruncate(r->fd, (off_t)r->len_mib * (off_t)MIB)) {
 			msg("filler: %s: %s", r->path, strerror(errno));
 			return -1;
@@ -768,7 +772,7 @@ void filler_files_remove(struct filler *f)
 		return;
 	/* unlinked with no reader left: the page cache goes with the inode */
 	ns_for_each(n, &f->nodes)
-		for (int g = 0; g <= f->gen; g++) {
+		for (int g = 0; g <= f->gen && g < RECLAIM_FILL_FILES; g++) {
 			char path[64];
 
 			fill_cache_path(n, g, path, sizeof(path));

@@ -161,6 +161,19 @@ void out_hist(const struct rowkey *k, int rep, const struct hist *h)
 	free(buf);
 }
 
+void out_hist_summary(const struct rowkey *k, const struct hist *h)
+{
+	out_row(k, "mean", hist_mean(h), out_time_unit());
+	out_row(k, "p50", (double)hist_quantile(h, 0.50), out_time_unit());
+	out_row(k, "p90", (double)hist_quantile(h, 0.90), out_time_unit());
+	/* a tail percentile only where the samples carry it: 1 in 100 (1000) needs 100 (1000) */
+	if (h->count >= 100)
+		out_row(k, "p99", (double)hist_quantile(h, 0.99), out_time_unit());
+	if (h->count >= 1000)
+		out_row(k, "p99_9", (double)hist_quantile(h, 0.999), out_time_unit());
+	out_row(k, "max", (double)h->max, out_time_unit());
+}
+
 void out_phase(const struct rowkey *k, unsigned int id, const struct phase_label *l)
 {
 	printf("PHASE id=%u bench=%s policy=%s nodes=%s pagesize=%s scenario=%s", id, tok(k->bench),

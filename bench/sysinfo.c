@@ -371,9 +371,9 @@ const char *thp_mode(char *buf, size_t len)
 
 /* ---- counters ---- */
 
-static int write_str(const char *path, const char *s, size_t len)
+int write_str(const char *path, const char *s, size_t len)
 {
-	int fd = open(path, O_WRONLY);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	ssize_t w;
 
 	if (fd < 0)

@@ -101,6 +101,11 @@ void tap_plan(void);
 int tap_failures(void);
 int tap_count_so_far(void);	/* async-signal-safe */
 void out_hist(const struct rowkey *k, int rep, const struct hist *h);
+/*
+ * @h's rows mean, p50, p90, p99 (100 samples or more), p99_9 (1000 or
+ * more), max.  The quantiles are bucket lower bounds (bench/hist.c).
+ */
+void out_hist_summary(const struct rowkey *k, const struct hist *h);
 void out_set_nodes(const char *label, const struct nodeset *ns);
 /*
  * The clock the guest's CLOCK_MONOTONIC is: "wall" (nanoseconds) or
@@ -242,6 +247,12 @@ long long counters_get(const struct counters *c, const char *name);
 void counter_delta_rows(const struct rowkey *k, const struct counters *a,
 			const struct counters *b, const char *prefix);
 
+/*
+ * @len bytes of @s written to @path in one write(), the file opened with
+ * O_TRUNC (as a shell's ">": tracefs's trace file is emptied so); 0, or
+ * -1 with errno.  Safe in knobs_restore() at exit.
+ */
+int write_str(const char *path, const char *s, size_t len);
 /* Files written and restored (sysctls, hugepage pools). */
 int knob_read_long(const char *path, long *val);
 int knob_save_write(const char *path, long val);	/* restored at exit */
@@ -307,6 +318,14 @@ enum fill_kind { FILL_ANON, FILL_CACHE, FILL_ANON_SWAP };
 #define RECLAIM_FS_DIR "/mnt/tierlab-fs"
 #define RECLAIM_SWAP_DEV "/dev/tierlab-swap"
 #define RECLAIM_DISKS_ERR "/run/tierlab-disks.err"
+/*
+ * The page-cache fill's files per node on RECLAIM_FS_DIR: each refill of
+ * the scenario reads a new one, the names wrapping after this many (a
+ * name used again is truncated first).  (MAX_NODE + 1) * this fits the
+ * file system's inodes (lab/boot/disks.h DISK_FS_INODES): no refill meets
+ * ENOSPC.
+ */
+#define RECLAIM_FILL_FILES 8
 /*
  * What a reclaimable fill leaves free on each node: the low watermark plus
  * this, so that kswapd sleeps at a case's start (it is woken only by an

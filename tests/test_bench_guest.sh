@@ -279,6 +279,8 @@ for sc in full-reclaimable-cache full-reclaimable-anon; do
 	for p in bind preferred preferred-many; do
 		check "rows: reclaim $p/$sc completed (the scenario held)" \
 			'[ "$(rc_val reclaim $p $sc outcome_completed)" = 1 ]'
+		check "rows: reclaim $p/$sc says whether kswapd was still scanning at its start (start_kswapd_active $(rc_val reclaim $p $sc start_kswapd_active))" \
+			'case "$(rc_val reclaim $p $sc start_kswapd_active)" in 0|1) true ;; *) false ;; esac'
 	done
 	check "rows: $sc: preferred woke no kswapd and scanned nothing directly on the PMEM nodes (got $(rc_set preferred $sc kswapd_wake), $(rc_set preferred $sc pgscan_direct))" \
 		'[ "$(rc_set preferred $sc kswapd_wake)" = 0 ] && [ "$(rc_set preferred $sc pgscan_direct)" = 0 ]'

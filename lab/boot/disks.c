@@ -68,6 +68,9 @@ static int sparse_file(const char *path, uint64_t bytes, const unsigned char *he
 	return 0;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 int disks_make(const char *swap_path, const char *fs_path, const char *mke2fs, char *err,
 	       size_t errlen)
 {
@@ -76,12 +79,12 @@ int disks_make(const char *swap_path, const char *fs_path, const char *mke2fs, c
 	int status, rc;
 	pid_t pid;
 	/*
-	 * ext4 without a journal (nothing is written that must survive), a
-	 * handful of inodes, every table written now (no lazy init thread in
+	 * ext4 without a journal (nothing is written that must survive),
+	 * DISK_FS_INODES inodes, every table written now (no lazy init thread in
 	 * the guest), no reserved blocks, the label the guest could use.
 	 */
 	char *const argv[] = { (char *)mke2fs, "-q", "-F", "-t", "ext4", "-O", "^has_journal",
-			       "-b", "4096", "-N", "64", "-m", "0", "-E", "lazy_itable_init=0,nodiscard",
+			       "-b", "4096", "-N", STR(DISK_FS_INODES), "-m", "0", "-E", "lazy_itable_init=0,nodiscard",
 			       "-L", DISK_FS_SERIAL, (char *)fs_path, NULL };
 
 	if (disk_swap_header(page, DISK_SWAP_BYTES, err, errlen) ||

@@ -23,6 +23,13 @@
  */
 #define DISK_SWAP_BYTES (4ULL << 30)
 #define DISK_FS_BYTES (64ULL << 20)
+/*
+ * Its inodes (mke2fs -N): the page-cache fill keeps up to
+ * RECLAIM_FILL_FILES (8, bench/tb.h) files per node, 64 nodes at most
+ * (MAX_NODE 63): 512 files, beside ext4's 11 reserved inodes and
+ * lost+found.  64 ran out after a few dozen refills (ENOSPC).
+ */
+#define DISK_FS_INODES 1024
 #define DISK_PAGE 4096
 
 /*

@@ -16,6 +16,7 @@
 #include "report_int.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ static const char *const rc_pols[] = { "bind", "preferred", "preferred-many" };
 struct rc_fig {
 	bool have;
 	double on_set, stall, direct_scan, direct_steal, wakes, kswapd_steal, node_reclaim;
+	double lost;		/* trace_lost_events: vmscan events the buffer dropped */
+	double ks_active;	/* start_kswapd_active: kswapd still scanning at the case's start */
 	double p50, p99, p999, max;
 	const char *unit, *outcome;
 	struct cites c;
@@ -102,6 +105,8 @@ static void rc_get(struct run *r, const char *bench, const char *pol, const char
 	f->wakes = per_set(r, bench, pol, set, sc, "kswapd_wake", &f->c);
 	f->kswapd_steal = per_set(r, bench, pol, set, sc, "pgsteal_kswapd", &f->c);
 	f->node_reclaim = per_set(r, bench, pol, set, sc, "node_reclaim", &f->c);
+	f->lost = one(r, bench, pol, set, sc, "trace_lost_events", &f->c);
+	f->ks_active = one(r, bench, pol, set, sc, "start_kswapd_active", &f->c);
 	f->p50 = one(r, bench, pol, set, sc, "p50", &f->c);
 	p99 = run_find(r, bench, pol, set, "4k", sc, "p99");
 	cites_add(&f->c, p99);
@@ -145,27 +150,71 @@ static bool zero(double v)
 	return !isnan(v) && v == 0;
 }
 
+/*
+ * A quantile row as the bucket it lies in: bench/hist.c's quantiles are a
+ * bucket's lower bound (HIST_SUB_BITS 5: exact below 64, then 32 buckets
+ * per power of two), so two equal figures say only "the same bucket".
+ */
+static void bucket(char *buf, size_t n, double v)
+{
+	uint64_t x, lo, hi;
+	unsigned shift;
+
+	if (isnan(v) || v < 0 || v > 1.8e19) {
+		num(buf, n, v);
+		return;
+	}
+	x = (uint64_t)v;
+	if (x < 64) {
+		snprintf(buf, n, "%llu", (unsigned long long)x);
+		return;
+	}
+	shift = 63 - (unsigned)__builtin_clzll(x) - 5;
+	lo = x >> shift << shift;
+	hi = lo + ((uint64_t)1 << shift) - 1;
+	snprintf(buf, n, "%llu-%llu", (unsigned long long)lo, (unsigned long long)hi);
+}
+
 /* One policy's figures as a sentence, its rows cited. */
 static void rc_sentence(struct run *r, const char *pol, const char *zr, struct rc_fig *f,
 			struct sbuf *b)
 {
-	char a[32], s[32], w[32], k[32], p99[32], mx[32];
+	char a[32], s[32], w[32], k[32], p99[48], mx[32];
 
 	pct(a, sizeof(a), f->on_set);
 	num(s, sizeof(s), f->stall);
 	num(w, sizeof(w), f->wakes);
 	num(k, sizeof(k), f->kswapd_steal);
-	num(p99, sizeof(p99), f->p99);
+	bucket(p99, sizeof(p99), f->p99);
 	num(mx, sizeof(mx), f->max);
 	sb_printf(b, "**%s**%s put %s %% of its pages on the preferred nodes (%s); direct reclaim: %s "
 		     "stalls, %.0f pages scanned directly there; kswapd woken %s times there and "
-		     "%s pages reclaimed by it; fault p99 %s %s, longest %s %s",
+		     "%s pages reclaimed by it; fault p99 in the histogram bucket %s %s, longest %s %s",
 		  pol, zr, a, f->outcome, s, isnan(f->direct_scan) ? 0 : f->direct_scan, w, k, p99,
 		  f->unit, mx, f->unit);
 	if (!isnan(f->node_reclaim) && f->node_reclaim > 0)
 		sb_printf(b, "; node_reclaim() entered %.0f times", f->node_reclaim);
+	if (f->ks_active > 0)
+		sb_puts(b, "; kswapd was still scanning on the preferred nodes when the case began "
+			   "(start_kswapd_active 1): the case did not start with kswapd asleep");
+	else if (isnan(f->ks_active))
+		sb_puts(b, "; no row says whether kswapd was asleep when the case began");
+	if (f->lost > 0)
+		sb_printf(b, "; the trace buffer lost %.0f vmscan events, so the per-node figures "
+			     "are a lower bound", f->lost);
 	cites_put(r, &f->c, b);
 	sb_puts(b, ".");
+}
+
+/*
+ * The rows show no reclaim on the preferred nodes in the case: no kswapd
+ * wake, scan or steal, no direct scan or steal, no node_reclaim(), and a
+ * trace that lost nothing.  A missing row is not a zero.
+ */
+static bool reclaimed_nothing(const struct rc_fig *f)
+{
+	return zero(f->wakes) && zero(f->direct_scan) && zero(f->kswapd_steal) &&
+	       zero(f->direct_steal) && zero(f->node_reclaim) && zero(f->lost);
 }
 
 size_t reclaim_summary(struct run *r, struct sbuf *b)
@@ -194,15 +243,22 @@ size_t reclaim_summary(struct run *r, struct sbuf *b)
 			if (pref->have && pm->have) {
 				sb_puts(b, "\n");
 				said++;
-				if (zero(pref->wakes) && zero(pref->direct_scan))
+				if (reclaimed_nothing(pref))
 					sb_puts(b, "preferred reclaimed nothing on the preferred nodes: no "
-						   "kswapd wake and no direct scan there during its case; its "
+						   "kswapd wake or steal, no direct scan or steal and no "
+						   "node_reclaim() there during its case, and no trace event "
+						   "lost; its "
 						   "pages that did not fit went to another node (the allocator's "
 						   "fast path passes a zone under its low watermark to the next "
 						   "one when vm.zone_reclaim_mode is 0). ");
-				else
+				else if (pref->wakes > 0 || pref->direct_scan > 0 || pref->kswapd_steal > 0 ||
+					 pref->direct_steal > 0 || pref->node_reclaim > 0)
 					sb_puts(b, "preferred did reclaim on the preferred nodes (the figures "
 						   "above). ");
+				else
+					sb_puts(b, "Whether preferred reclaimed on the preferred nodes is "
+						   "not distinguishable from the rows (the trace lost events, "
+						   "or a figure has no row). ");
 				if (pm->wakes > 0 && zero(pm->direct_scan) && pm->kswapd_steal > 0)
 					sb_puts(b, "preferred-many reclaimed there only through kswapd: it "
 						   "woke kswapd on the preferred nodes and scanned nothing "
@@ -233,7 +289,8 @@ size_t reclaim_summary(struct run *r, struct sbuf *b)
 						     "took %.0f times preferred's (%s against %s %s)%s.",
 						  pm->max / pref->max, x, y, pm->unit,
 						  pm->p99 > 1.5 * pref->p99 ? "" :
-						  ", while their p99 are within half of each other");
+						  ", while their p99 buckets' lower bounds are within half of "
+						  "each other");
 				else if (pref->max > 2 * pm->max)
 					sb_printf(b, " preferred's longest fault took %.0f times "
 						     "preferred-many's (%s against %s %s).",
@@ -256,12 +313,21 @@ size_t reclaim_summary(struct run *r, struct sbuf *b)
 					num(y, sizeof(y), pm->max);
 					sb_printf(b, " bind's longest fault took %s %s, preferred-many's %s.",
 						  x, bind->unit, y);
+				} else if (zero(bind->stall) && zero(bind->direct_scan) &&
+					   zero(pm->stall) && zero(pm->direct_scan)) {
+					num(x, sizeof(x), bind->kswapd_steal);
+					num(y, sizeof(y), pm->kswapd_steal);
+					sb_printf(b, "bind and preferred-many did not differ by direct reclaim "
+						     "(0 stalls and 0 pages scanned directly on the preferred "
+						     "nodes each; kswapd reclaimed %s pages there in bind's case, "
+						     "%s in preferred-many's): by reclaim they are not "
+						     "distinguishable in this run. (A suggestion, not a finding: "
+						     "a case that asks for more than kswapd frees while it runs, "
+						     "e.g. --profile full, might separate them.)", x, y);
 				} else {
-					sb_puts(b, "bind did not reclaim directly either: kswapd kept ahead of "
-						   "its case, so bind and preferred-many are not distinguishable "
-						   "by reclaim in this run. A case that outruns kswapd would "
-						   "separate them: more memory per case (--profile full, 256 MiB) "
-						   "or one vCPU, where kswapd cannot run beside the case.");
+					sb_puts(b, "bind did not reclaim directly; whether preferred-many did "
+						   "is not in the rows, so by direct reclaim they are not "
+						   "distinguishable in this run.");
 				}
 			}
 			/* the zone_reclaim_mode=1 pass, where it ran */
@@ -302,8 +368,10 @@ void sec_reclaim(struct doc *d, struct run *r)
 	}
 	doc_heading(d, 2, "reclaim", "The preferred nodes full of reclaimable memory");
 	doc_para(d, NULL, "bench reclaim: the preferred nodes filled down to their low watermark "
-		      "+ 6 MiB with clean page cache or with anonymous memory that can swap, kswapd "
-		      "asleep at the start; the case (mbind() policy, 4 KiB pages) asks for what the "
+		      "+ 6 MiB with clean page cache or with anonymous memory that can swap; before "
+		      "each case the harness waits up to 2 s for pgscan_kswapd to stay still for "
+		      "200 ms (row start_kswapd_active: 0 it did, 1 kswapd was still scanning, said "
+		      "with the case); the case (mbind() policy, 4 KiB pages) asks for what the "
 		      "nodes still give above their min watermark plus --mib. Per node, the reclaim "
 		      "figures come from the kernel's vmscan tracepoints (kswapd, or the case's own "
 		      "direct reclaim); allocstall is machine-wide (bench/README.md, \"reclaim\").");
@@ -339,7 +407,8 @@ void sec_reclaim(struct doc *d, struct run *r)
 					doc_cell_num(d, f.wakes);
 					doc_cell_num(d, f.kswapd_steal);
 					doc_cell_num(d, f.p50);
-					doc_cell_num(d, f.p99);
+					bucket(c, sizeof(c), f.p99);
+					doc_cell(d, c);
 					doc_cell_num(d, f.max);
 					doc_row_end(d);
 					rc_free(&f);

@@ -7,6 +7,7 @@
  * virtio-blk arguments (lab/boot/qemu.c).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -83,6 +84,48 @@ TEST(disks_made_sparse_and_errors_name_the_file)
 	unlink(swap);
 	unlink(fs);
 	rmdir(dir);
+	free(swap);
+	free(fs);
+}
+
+/*
+ * The real mke2fs (when installed): the file system has the inodes for
+ * every fill file the page-cache scenario may keep, RECLAIM_FILL_FILES (8)
+ * per node for 64 nodes, so that no refill meets ENOSPC.
+ */
+TEST(disks_fs_has_inodes_for_every_fill_file)
+{
+	static const char *const progs[] = { "/usr/sbin/mke2fs", "/sbin/mke2fs" };
+	const char *mke2fs = NULL, *dumpe2fs = NULL;
+	char dir[] = "/tmp/tierlab-disks-XXXXXX", err[512], line[256], *swap, *fs, *cmd;
+	long free_inodes = -1;
+	FILE *p;
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]) && !mke2fs; i++)
+		if (!access(progs[i], X_OK))
+			mke2fs = progs[i];
+	if (!access("/usr/sbin/dumpe2fs", X_OK))
+		dumpe2fs = "/usr/sbin/dumpe2fs";
+	else if (!access("/sbin/dumpe2fs", X_OK))
+		dumpe2fs = "/sbin/dumpe2fs";
+	if (!mke2fs || !dumpe2fs)
+		return;	/* e2fsprogs not installed: nothing to measure */
+	CHECK(mkdtemp(dir) != NULL);
+	swap = xasprintf("%s/swap.img", dir);
+	fs = xasprintf("%s/fs.img", dir);
+	CHECK(disks_make(swap, fs, mke2fs, err, sizeof(err)) == 0);
+	cmd = xasprintf("%s -h %s 2>/dev/null", dumpe2fs, fs);
+	p = popen(cmd, "r");
+	CHECK(p != NULL);
+	while (p && fgets(line, sizeof(line), p))
+		sscanf(line, "Free inodes: %ld", &free_inodes);
+	if (p)
+		pclose(p);
+	CHECK(free_inodes >= 64 * 8);
+	unlink(swap);
+	unlink(fs);
+	rmdir(dir);
+	free(cmd);
 	free(swap);
 	free(fs);
 }
