@@ -157,6 +157,9 @@ void out_flush(void);
 #define MPOL_F_ADDR (1 << 1)
 #define MPOL_F_MEMS_ALLOWED (1 << 2)
 #endif
+#ifndef MPOL_F_NUMA_BALANCING
+#define MPOL_F_NUMA_BALANCING (1 << 13)	/* BIND, PREFERRED_MANY: MPOL_F_MOF | MPOL_F_MORON */
+#endif
 #ifndef MPOL_MF_STRICT
 #define MPOL_MF_STRICT (1 << 0)
 #define MPOL_MF_MOVE (1 << 1)

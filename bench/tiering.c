@@ -29,7 +29,12 @@
  * a running task); /proc/vmstat pgdemote_* and pgpromote_* deltas and per
  * node; the share outside the policy's nodes.  6.12 demotes "ignoring all
  * cpuset and mempolicy settings" (demote_folio_list()): a BIND range's
- * pages leave its nodemask, which the TAP shows.
+ * pages leave its nodemask, which the TAP shows.  Under balancing, bind and
+ * preferred-many run again with mbind()'s MPOL_F_NUMA_BALANCING (rows bench
+ * tiering_mof): sanitize_mpol_flags() gives them MPOL_F_MOF | MPOL_F_MORON,
+ * so task_numa_work() scans them (vma_policy_mof()) and mpol_misplaced()
+ * sends a hint-faulted page to the faulting CPU's node, in their mask: the
+ * demoted pages come back, which the TAP wants.
  */
 #include "cgroup.h"
 #include "tb.h"
@@ -265,10 +270,12 @@ const struct bench bench_tiers = {
 /* ---- tiering ---- */
 
 /* The counters a case reads around its reclaim, system-wide and per node. */
-enum { C_DEMOTE_KSWAPD, C_DEMOTE_DIRECT, C_DEMOTE_KHUGEPAGED, C_PROMOTE_SUCCESS };
+enum { C_DEMOTE_KSWAPD, C_DEMOTE_DIRECT, C_DEMOTE_KHUGEPAGED, C_PROMOTE_SUCCESS, C_PROMOTE_CANDIDATE,
+       C_HINT_FAULTS, C_MIGRATE_SUCCESS, C_PAGES_MIGRATED };
 static const char *const ctr_names[] = {
 	"pgdemote_kswapd", "pgdemote_direct", "pgdemote_khugepaged",
 	"pgpromote_success", "pgpromote_candidate", "numa_hint_faults", "pgmigrate_success",
+	"numa_pages_migrated",
 };
 #define NCTR (sizeof(ctr_names) / sizeof(ctr_names[0]))
 /* Of those, the node counters (per-node vmstat), read on every memory node. */
@@ -291,6 +298,7 @@ struct tiering_result {
 
 struct tiering_arg {
 	enum pol pol;
+	bool mof;		/* mbind() with MPOL_F_NUMA_BALANCING */
 	struct nodeset mask;	/* the policy's nodes */
 	size_t len;
 	int rounds;		/* seconds of touching after the reclaim */
@@ -352,8 +360,10 @@ static int tiering_child(void *argp, struct shared *sh)
 		snprintf(r->why, sizeof(r->why), "mmap %zu MiB: %s", a->len / MIB, strerror(errno));
 		return 3;
 	}
-	if (a->pol != POL_DEFAULT && sys_mbind(m, a->len, pol_mode(a->pol), &a->mask, 0)) {
-		snprintf(r->why, sizeof(r->why), "mbind %s: %s", pol_names[a->pol], strerror(errno));
+	if (a->pol != POL_DEFAULT &&
+	    sys_mbind(m, a->len, pol_mode(a->pol) | (a->mof ? MPOL_F_NUMA_BALANCING : 0), &a->mask, 0)) {
+		snprintf(r->why, sizeof(r->why), "mbind %s%s: %s", pol_names[a->pol],
+			 a->mof ? " | MPOL_F_NUMA_BALANCING" : "", strerror(errno));
 		return 3;
 	}
 	for (size_t off = 0; off < a->len; off += 4096)
@@ -397,11 +407,16 @@ static const char *stage_name(int s, char *buf, size_t len)
 	return buf;
 }
 
-static void tiering_case(const struct opts *o, enum pol p, int home, int dem, long bal,
+/*
+ * One case: policy @p to node @home; @mof: mbind() with MPOL_F_NUMA_BALANCING
+ * (rows bench VOCAB_BENCH_TIERING_MOF, the TAP's name says "+mof").
+ */
+static void tiering_case(const struct opts *o, enum pol p, bool mof, int home, int dem, long bal,
 			 struct shared *sh, struct tiering_result *res)
 {
-	struct rowkey k = { VOCAB_BENCH_TIERING, pol_names[p], "4k", "free" };
-	struct tiering_arg a = { .pol = p, .len = (size_t)o->mib * MIB, .res = res };
+	const char *bench = mof ? VOCAB_BENCH_TIERING_MOF : VOCAB_BENCH_TIERING;
+	struct rowkey k = { bench, pol_names[p], "4k", "free" };
+	struct tiering_arg a = { .pol = p, .mof = mof, .len = (size_t)o->mib * MIB, .res = res };
 	char cgpath[128], name[64], why[200], metric[64], sb[24];
 	enum outcome oc;
 	int sig = 0;
@@ -412,9 +427,9 @@ static void tiering_case(const struct opts *o, enum pol p, int home, int dem, lo
 	ns_set(&a.mask, home);
 	a.rounds = bal & NUMA_BALANCING_MEMORY_TIERING ? (o->profile == PROFILE_QUICK ? 3 :
 							  o->profile == PROFILE_DEFAULT ? 5 : MAX_ROUNDS) : 0;
-	snprintf(name, sizeof(name), "tierbench-tiering-%s", pol_names[p]);
+	snprintf(name, sizeof(name), "tierbench-%s-%s", bench, pol_names[p]);
 	if (cg_create(name, cgpath, sizeof(cgpath), why, sizeof(why))) {
-		tap(false, VOCAB_BENCH_TIERING " %s: %s", pol_names[p], why);
+		tap(false, "%s %s: %s", bench, pol_names[p], why);
 		return;
 	}
 	a.cg = cgpath;
@@ -422,7 +437,7 @@ static void tiering_case(const struct opts *o, enum pol p, int home, int dem, lo
 	cg_remove(cgpath);
 	report_outcome(&k, oc, sh, 4096);
 	if (oc != OUT_COMPLETED) {
-		tap(false, VOCAB_BENCH_TIERING " %s: the case ended %s%s%s", pol_names[p], outcome_names[oc],
+		tap(false, "%s %s: the case ended %s%s%s", bench, pol_names[p], outcome_names[oc],
 		    res->why[0] ? ": " : "", res->why);
 		return;
 	}
@@ -459,41 +474,46 @@ static void tiering_case(const struct opts *o, enum pol p, int home, int dem, lo
 	long long demoted = (res->ctr[C_DEMOTE_KSWAPD] > 0 ? res->ctr[C_DEMOTE_KSWAPD] : 0) +
 			    (res->ctr[C_DEMOTE_DIRECT] > 0 ? res->ctr[C_DEMOTE_DIRECT] : 0);
 
-	tap(populated >= 0.99, VOCAB_BENCH_TIERING " %s: %.4f of %ld pages populated on node %d",
-	    pol_names[p], populated, res->seen[ST_POPULATED], home);
+	tap(populated >= 0.99, "%s %s: %.4f of %ld pages populated on node %d",
+	    bench, pol_names[p], populated, res->seen[ST_POPULATED], home);
 	if (dem == 1)
 		/* 6.12: "Demotion ignores all cpuset and mempolicy settings" */
 		tap(outside >= 0.9 && demoted > 0,
-		    VOCAB_BENCH_TIERING " %s: memory.reclaim demoted %.4f of the pages off node %d%s (pgdemote +%lld)",
-		    pol_names[p], outside, home,
+		    "%s %s: memory.reclaim demoted %.4f of the pages off node %d%s (pgdemote +%lld)",
+		    bench, pol_names[p], outside, home,
 		    p == POL_BIND ? ", outside the BIND nodemask: 6.12's demotion ignores mempolicy" : "", demoted);
 	else
 		tap(outside <= 0.01 && demoted == 0,
-		    VOCAB_BENCH_TIERING " %s: demotion disabled, %.4f of the pages left node %d (pgdemote +%lld)",
-		    pol_names[p], outside, home, demoted);
+		    "%s %s: demotion disabled, %.4f of the pages left node %d (pgdemote +%lld)",
+		    bench, pol_names[p], outside, home, demoted);
 	if (res->nstages > ST_ROUND0 && outside >= 0.9) {
 		double back = frac_in(res->per_node[res->nstages - 1], &a.mask);
-		long long promoted = res->ctr[C_PROMOTE_SUCCESS];
+		long long promoted = res->ctr[C_PROMOTE_SUCCESS], faults = res->ctr[C_HINT_FAULTS];
 
 		/*
 		 * task_numa_work() scans only ranges whose policy has MPOL_F_MOF
-		 * (vma_policy_mof()): the default policy's; mbind() sets it only
-		 * with MPOL_F_NUMA_BALANCING, which these cases do not pass
+		 * (vma_policy_mof()): the default policy's, and BIND's or
+		 * PREFERRED_MANY's when mbind() was given MPOL_F_NUMA_BALANCING
+		 * (sanitize_mpol_flags(): MPOL_F_MOF | MPOL_F_MORON).  With
+		 * MORON, mpol_misplaced() targets the faulting CPU's node (node
+		 * 0, in the mask): the pages come back.
 		 */
-		if (p == POL_DEFAULT)
-			tap(back >= 0.9 && promoted > 0,
-			    VOCAB_BENCH_TIERING " %s: after %d s of touching, %.4f of the pages promoted back to node %d (pgpromote_success +%lld)",
-			    pol_names[p], res->nstages - ST_ROUND0, back, home, promoted);
+		if (p == POL_DEFAULT || mof)
+			tap(back >= 0.9 && promoted > 0 && faults > 0,
+			    "%s %s: after %d s of touching, %.4f of the pages promoted back to node %d (pgpromote_success +%lld, numa_hint_faults +%lld)%s",
+			    bench, pol_names[p], res->nstages - ST_ROUND0, back, home, promoted, faults,
+			    mof ? ": MPOL_F_NUMA_BALANCING lets the NUMA scanner in" : "");
 		else
 			tap(back <= 0.01,
-			    VOCAB_BENCH_TIERING " %s: after %d s of touching, %.4f of the pages back on node %d: the NUMA scanner skips a range without MPOL_F_MOF",
-			    pol_names[p], res->nstages - ST_ROUND0, back, home);
+			    "%s %s: after %d s of touching, %.4f of the pages back on node %d: the NUMA scanner skips a range without MPOL_F_MOF",
+			    bench, pol_names[p], res->nstages - ST_ROUND0, back, home);
 	}
 }
 
 static int run_tiering(const struct opts *o)
 {
 	static const enum pol pols[] = { POL_BIND, POL_PREFERRED, POL_PREFERRED_MANY, POL_DEFAULT };
+	static const enum pol mof_pols[] = { POL_BIND, POL_PREFERRED_MANY };
 	struct rowkey k = { VOCAB_BENCH_TIERING, "-", "-", "-" };
 	struct tiering_result *res;
 	struct shared *sh;
@@ -537,7 +557,12 @@ static int run_tiering(const struct opts *o)
 	}
 	for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++)
 		if (pol_wanted(o, pols[i], VOCAB_BENCH_TIERING))
-			tiering_case(o, pols[i], home, dem, bal, sh, res);
+			tiering_case(o, pols[i], false, home, dem, bal, sh, res);
+	/* under balancing: the policies that take MPOL_F_NUMA_BALANCING, with it */
+	if (bal & NUMA_BALANCING_MEMORY_TIERING)
+		for (size_t i = 0; i < sizeof(mof_pols) / sizeof(mof_pols[0]); i++)
+			if (pol_wanted(o, mof_pols[i], VOCAB_BENCH_TIERING_MOF))
+				tiering_case(o, mof_pols[i], true, home, dem, bal, sh, res);
 	munmap(sh, sizeof(*sh));
 	munmap(res, sizeof(*res));
 	return 0;

@@ -19,7 +19,11 @@
  *
  * by the kselftest convention: exit 0 pass, 4 skip (KSFT_SKIP), anything
  * else fail; a test past its TIMEOUT gets SIGTERM, 2 s later SIGKILL (its
- * whole group), and fails.  "sub-tests" counts the TAP lines the test
+ * whole group), and fails.  A test ends when its program exits, not when
+ * its output closes: once it exited, its output is read for at most 1 s
+ * more, then whatever it left in its group is killed, and the verdict is
+ * the program's own status (a background process that kept stdout open
+ * does not turn an exit 0 into a timeout).  "sub-tests" counts the TAP lines the test
  * printed itself ("ok", "ok ... # SKIP", "not ok"), so a test that passes
  * while skipping half of its cases shows it.  The last lines are a summary:
  *
@@ -42,6 +46,8 @@
 #define MAX_LINE 4096
 #define MAX_ARGS 64
 #define TERM_GRACE 2
+#define DRAIN_SECS 1	/* output read after the test exited */
+#define POLL_MS 50	/* how often the loop looks for the test's exit */
 #define KSFT_SKIP 4
 
 struct counts {
@@ -99,8 +105,9 @@ static int run(const char *name, const char *dir, char **argv, int timeout,
 {
 	static char buf[MAX_LINE + 1];
 	double deadline = now() + timeout;
+	double drain_end = 0;
 	size_t used = 0;
-	int pfd[2], eof = 0;
+	int pfd[2], eof = 0, exited = 0;
 	pid_t pid;
 
 	*timed_out = 0;
@@ -137,17 +144,47 @@ static int run(const char *name, const char *dir, char **argv, int timeout,
 	}
 	setpgid(pid, pid);
 	close(pfd[1]);
+	/*
+	 * Until EOF, the test's exit or its timeout.  The test's end is its
+	 * exit, not EOF: a process it left in the background can hold the
+	 * pipe open for ever.  So the loop reaps it as it goes (WNOHANG every
+	 * POLL_MS); once it exited, what is in the pipe is read for at most
+	 * DRAIN_SECS more, then its group goes (below).
+	 */
 	while (!eof) {
-		double left = deadline - now();
+		double left = (exited ? drain_end : deadline) - now();
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
 		char *line, *nl;
 		ssize_t n;
+		int ms;
 
+		if (!exited) {
+			pid_t w = waitpid(pid, status, WNOHANG);
+
+			if (w < 0 && errno != EINTR) {
+				fprintf(stderr, "suiterun: %s: waitpid: %s\n", name, strerror(errno));
+				close(pfd[0]);
+				kill(-pid, SIGKILL);
+				return -1;
+			}
+			if (w == pid) {
+				exited = 1;
+				drain_end = now() + DRAIN_SECS;
+				continue;
+			}
+		}
 		if (left <= 0) {
-			*timed_out = 1;
+			if (exited)
+				printf("# %s| suiterun: the test exited, its output still open %d s later: "
+				       "what its group left goes\n", name, DRAIN_SECS);
+			else
+				*timed_out = 1;
 			break;
 		}
-		if (poll(&p, 1, (int)(left * 1000) + 1) < 0) {
+		ms = (int)(left * 1000) + 1;
+		if (!exited && ms > POLL_MS)
+			ms = POLL_MS;
+		if (poll(&p, 1, ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -171,14 +208,18 @@ static int run(const char *name, const char *dir, char **argv, int timeout,
 		}
 		used -= (size_t)(line - buf);
 		memmove(buf, line, used);
-		if (used == MAX_LINE || (eof && used)) {
+		if (used == MAX_LINE) {
 			buf[used] = '\0';
 			out_line(name, buf, c);
 			used = 0;
 		}
 	}
+	if (used) {	/* a last line without its newline */
+		buf[used] = '\0';
+		out_line(name, buf, c);
+	}
 	close(pfd[0]);
-	if (!*timed_out) {
+	if (!exited && !*timed_out) {
 		int r = wait_until(pid, status, deadline);
 
 		if (r < 0) {

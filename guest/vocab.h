@@ -126,6 +126,7 @@
 #define VOCAB_BENCH_THREADS_2NODES "threads_2nodes"	/* threads, two nodes' CPUs */
 #define VOCAB_BENCH_TIERS "tiers"		/* the boot's tiering mode, the memory tiers */
 #define VOCAB_BENCH_TIERING "tiering"		/* demotion and promotion per policy */
+#define VOCAB_BENCH_TIERING_MOF "tiering_mof"	/* tiering's bind, preferred-many with MPOL_F_NUMA_BALANCING */
 #define VOCAB_BENCH_RECLAIM "reclaim"
 #define VOCAB_BENCH_RECLAIM_ZONE "reclaim_zone_reclaim"	/* reclaim under vm.zone_reclaim_mode=1 */
 #define VOCAB_ROW_BENCHES(X) \
@@ -145,6 +146,7 @@
 	X(THREADS_2NODES, VOCAB_BENCH_THREADS_2NODES) \
 	X(TIERS, VOCAB_BENCH_TIERS) \
 	X(TIERING, VOCAB_BENCH_TIERING) \
+	X(TIERING_MOF, VOCAB_BENCH_TIERING_MOF) \
 	X(RECLAIM, VOCAB_BENCH_RECLAIM) \
 	X(RECLAIM_ZONE, VOCAB_BENCH_RECLAIM_ZONE)
 

@@ -8,8 +8,10 @@
 # demote_folio_list() ignores mempolicy); touched afterwards, only the
 # default policy's pages come back (the NUMA scanner skips ranges without
 # MPOL_F_MOF, which mbind() sets only with MPOL_F_NUMA_BALANCING, not
-# passed here).  meta.json, the plan and the report's tiering section carry
-# it.  One boot, about 40 s.
+# passed there); bind and preferred-many again with MPOL_F_NUMA_BALANCING
+# (rows bench tiering_mof) come back to node 0 with hint faults.
+# meta.json, the plan and the report's tiering section carry it.  One
+# boot, about a minute.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 topo=topologies/2s-dram-pmem.yaml
@@ -25,6 +27,11 @@ run=$(ls -d "$tmp"/*/ 2>/dev/null | head -n 1)
 sum=$run/summary.csv
 row() {	# BENCH POLICY METRIC -> value
 	awk -F, -v b="$1" -v p="$2" -v m="$3" '$2 == b && $3 == p && $7 == m { print $8 }' "$sum"
+}
+frac() {	# BENCH POLICY METRIC -> value, 0 without the row (a node with no pages has none)
+	local v
+	v=$(row "$@")
+	echo "${v:-0}"
 }
 
 check "run exits 0 (every TAP check passed; got $rc)" '[ "$rc" = 0 ]'
@@ -53,8 +60,24 @@ check "tiering default: promoted back to node 0 ($(row tiering default touched3s
 	 [ "$(row tiering default pgpromote_success_delta)" -gt 0 ]'
 check "tiering bind: not promoted (no MPOL_F_MOF)" \
 	'[ "$(row tiering bind pgpromote_success_delta)" = 0 ] && [ "$(row tiering bind touched3s_outside_policy_frac)" = 1 ]'
+# bind and preferred-many again with mbind()'s MPOL_F_NUMA_BALANCING (rows
+# bench tiering_mof): MPOL_F_MOF | MPOL_F_MORON, the scanner takes them,
+# mpol_misplaced() sends hint-faulted pages to the CPU's node 0 (in the mask)
+for p in bind preferred-many; do
+	check "tiering_mof $p: demoted, then promoted back to node 0 (touched1s $(frac tiering_mof $p touched1s_frac_node0), touched3s $(frac tiering_mof $p touched3s_frac_node0); pgpromote_success +$(row tiering_mof $p pgpromote_success_delta), numa_hint_faults +$(row tiering_mof $p numa_hint_faults_delta), numa_pages_migrated +$(row tiering_mof $p numa_pages_migrated_delta))" \
+		'[ "$(row tiering_mof $p reclaimed_outside_policy_frac)" = 1 ] &&
+		 awk "BEGIN { exit !($(frac tiering_mof $p touched3s_frac_node0) >= 0.9) }" &&
+		 [ "$(row tiering_mof $p pgpromote_success_delta)" -ge 3686 ] &&
+		 [ "$(row tiering_mof $p numa_hint_faults_delta)" -ge 3686 ] &&
+		 [ "$(row tiering_mof $p numa_pages_migrated_delta)" -ge 3686 ] &&
+		 [ "$(row tiering $p pgpromote_success_delta)" = 0 ]'
+done
+check "TAP: tiering_mof's six checks passed" '[ "$(grep -c "^ok .* tiering_mof " "$run"/boots/1.tap)" = 6 ]'
 check "TAP: tiering's twelve checks passed" '[ "$(grep -c "^ok .* tiering " "$run"/boots/1.tap)" = 12 ]'
 check "report: the tiering section says BIND's pages left its nodemask" \
 	'grep -q "^## Memory tiering" "$run/report.md" && grep -q "MPOL\\\\_BIND to node 0 did not keep its pages there" "$run/report.md" &&
 	 grep -q "default had 100 % back on node 0" "$run/report.md"'
+check "report: the tiering section says bind with MPOL_F_NUMA_BALANCING came back" \
+	'grep -q "bind with MPOL\\\\_F\\\\_NUMA\\\\_BALANCING had 100 % back on node 0" "$run/report.md" &&
+	 grep -q "preferred-many with MPOL\\\\_F\\\\_NUMA\\\\_BALANCING had 100 % back on node 0" "$run/report.md"'
 exit $fail

@@ -14,9 +14,20 @@
 
 #define TIERS "tiers"
 #define TIERING "tiering"
+#define TIERING_MOF "tiering_mof"	/* bind, preferred-many with MPOL_F_NUMA_BALANCING */
 
-static const char *const tiering_pols[] = { "bind", "preferred", "preferred-many", "default" };
-#define NPOLS (sizeof(tiering_pols) / sizeof(tiering_pols[0]))
+/* The cases, in bench tiering's order: its rows' bench and policy, the words for them. */
+static const struct tcase {
+	const char *bench, *pol, *label;
+} tcases[] = {
+	{ TIERING, "bind", "bind" },
+	{ TIERING, "preferred", "preferred" },
+	{ TIERING, "preferred-many", "preferred-many" },
+	{ TIERING, "default", "default" },
+	{ TIERING_MOF, "bind", "bind with MPOL_F_NUMA_BALANCING" },
+	{ TIERING_MOF, "preferred-many", "preferred-many with MPOL_F_NUMA_BALANCING" },
+};
+#define NCASES (sizeof(tcases) / sizeof(tcases[0]))
 
 /* The node sets of @bench's rows. */
 static void bench_sets(struct run *r, const char *bench, struct strlist *sets)
@@ -26,13 +37,18 @@ static void bench_sets(struct run *r, const char *bench, struct strlist *sets)
 			sl_add(sets, r->rows[i].f[COL_NODES]);
 }
 
+static struct row *crow(struct run *r, const struct tcase *tc, const char *set, const char *metric)
+{
+	return run_find(r, tc->bench, tc->pol, set, "4k", "free", metric);
+}
+
 static struct row *trow(struct run *r, const char *pol, const char *set, const char *metric)
 {
 	return run_find(r, TIERING, pol, set, "4k", "free", metric);
 }
 
 /* "node 2 100 %, node 0 0.2 %" of @stage's rows for @pol; false without any. */
-static bool places(struct run *r, const char *pol, const char *set, const char *stage,
+static bool places(struct run *r, const struct tcase *tc, const char *set, const char *stage,
 		   struct sbuf *b, struct cites *c)
 {
 	size_t sl = strlen(stage), k = 0;
@@ -42,7 +58,7 @@ static bool places(struct run *r, const char *pol, const char *set, const char *
 		struct row *w = &r->rows[i];
 		const char *m = w->f[COL_METRIC];
 
-		if (!is_ok(w) || strcmp(w->f[COL_BENCH], TIERING) || strcmp(w->f[COL_POLICY], pol) ||
+		if (!is_ok(w) || strcmp(w->f[COL_BENCH], tc->bench) || strcmp(w->f[COL_POLICY], tc->pol) ||
 		    strcmp(w->f[COL_NODES], set) || strncmp(m, stage, sl) ||
 		    strncmp(m + sl, "_frac_node", 10) || isnan(numval(w)))
 			continue;
@@ -55,7 +71,7 @@ static bool places(struct run *r, const char *pol, const char *set, const char *
 }
 
 /* The last "touched<K>s" stage with rows for @pol, K in *secs; NULL none. */
-static const char *last_round(struct run *r, const char *pol, const char *set, char *buf, size_t len,
+static const char *last_round(struct run *r, const struct tcase *tc, const char *set, char *buf, size_t len,
 			      int *secs)
 {
 	*secs = 0;
@@ -63,7 +79,7 @@ static const char *last_round(struct run *r, const char *pol, const char *set, c
 		char m[48];
 
 		snprintf(m, sizeof(m), "touched%ds_outside_policy_frac", k);
-		if (!trow(r, pol, set, m))
+		if (!crow(r, tc, set, m))
 			break;
 		*secs = k;
 	}
@@ -154,7 +170,7 @@ static bool bind_sentence(struct run *r, const char *set, struct sbuf *b)
 
 	if (!out || !home || isnan(numval(out)))
 		return false;
-	places(r, "bind", set, "reclaimed", &where, &c);
+	places(r, &tcases[0], set, "reclaimed", &where, &c);
 	fmt_num(v, sizeof(v), 100 * numval(out));
 	cites_add(&c, out);
 	cites_add(&c, home);
@@ -179,43 +195,96 @@ static bool bind_sentence(struct run *r, const char *set, struct sbuf *b)
 	return true;
 }
 
-/* Promotion over time under balancing, one sentence per policy with rounds. */
+/*
+ * The first second of touching after which at least 90 % of @tc's pages
+ * were inside its policy's nodes, its row in *@w; 0 none.
+ */
+static int first_back(struct run *r, const struct tcase *tc, const char *set, int secs, struct row **w)
+{
+	for (int k = 1; k <= secs; k++) {
+		char m[48];
+
+		snprintf(m, sizeof(m), "touched%ds_outside_policy_frac", k);
+		*w = crow(r, tc, set, m);
+		if (*w && !isnan(numval(*w)) && numval(*w) <= 0.1)
+			return k;
+	}
+	*w = NULL;
+	return 0;
+}
+
+/* Promotion over time under balancing, one sentence per case with rounds. */
 static size_t rounds_sentences(struct run *r, const char *set, struct sbuf *b)
 {
 	size_t said = 0;
 
-	for (size_t p = 0; p < NPOLS; p++) {
+	for (size_t p = 0; p < NCASES; p++) {
+		const struct tcase *tc = &tcases[p];
+		bool mof = !strcmp(tc->bench, TIERING_MOF);
 		char stage[32], m[64], v[32];
 		int secs;
-		const char *st = last_round(r, tiering_pols[p], set, stage, sizeof(stage), &secs);
-		struct row *out, *prom, *home;
+		const char *st = last_round(r, tc, set, stage, sizeof(stage), &secs);
+		struct row *out, *prom, *home, *hint, *migr;
 		struct cites c = { 0 };
 		struct sbuf where = { 0 };
 
 		if (!st)
 			continue;
 		snprintf(m, sizeof(m), "%s_outside_policy_frac", st);
-		out = trow(r, tiering_pols[p], set, m);
-		prom = trow(r, tiering_pols[p], set, "pgpromote_success_delta");
+		out = crow(r, tc, set, m);
+		prom = crow(r, tc, set, "pgpromote_success_delta");
+		hint = crow(r, tc, set, "numa_hint_faults_delta");
+		migr = crow(r, tc, set, "numa_pages_migrated_delta");
 		if (!out || isnan(numval(out)))
 			continue;
-		places(r, tiering_pols[p], set, st, &where, &c);
+		places(r, tc, set, st, &where, &c);
 		cites_add(&c, out);
 		if (prom)
 			cites_add(&c, prom);
-		home = trow(r, tiering_pols[p], set, "policy_node");
+		if (mof && hint)
+			cites_add(&c, hint);
+		if (mof && migr)
+			cites_add(&c, migr);
+		home = crow(r, tc, set, "policy_node");
 		cites_add(&c, home);
 		fmt_num(v, sizeof(v), 100 * (1 - numval(out)));
 		sb_printf(b, "%sAfter %d s of touching its demoted pages, %s had %s %% back on node %s, "
-			  "where it populated them (%s; pgpromote_success %s)",
-			  said++ ? "\n" : "", secs, tiering_pols[p], v, home ? home->f[COL_VALUE] : "?",
+			  "where it populated them (%s; pgpromote_success %s",
+			  said++ ? "\n" : "", secs, tc->label, v, home ? home->f[COL_VALUE] : "?",
 			  where.s ? where.s : "", prom ? prom->f[COL_VALUE] : "not counted");
+		if (mof)
+			sb_printf(b, ", numa_hint_faults %s, numa_pages_migrated %s",
+				  hint ? hint->f[COL_VALUE] : "not counted", migr ? migr->f[COL_VALUE] : "not counted");
+		sb_puts(b, ")");
 		cites_put(r, &c, b);
-		if (strcmp(tiering_pols[p], "default") && numval(out) >= 0.99 && prom && numval(prom) == 0)
+		if (!mof && strcmp(tc->pol, "default") && numval(out) >= 0.99 && prom && numval(prom) == 0)
 			sb_puts(b, ": NUMA balancing's scanner skips a range whose policy lacks MPOL_F_MOF "
 				   "(kernel/sched/fair.c task_numa_work(), mm/mempolicy.c vma_policy_mof()), "
 				   "which mbind() sets only with MPOL_F_NUMA_BALANCING (not passed here), "
 				   "so no hint fault asks to promote them");
+		if (mof && numval(out) <= 0.1 && prom && numval(prom) > 0) {
+			struct tcase plain = { TIERING, tc->pol, tc->pol };
+			struct row *fb, *po;
+			int k = first_back(r, tc, set, secs, &fb);
+			struct cites c2 = { 0 };
+
+			snprintf(m, sizeof(m), "%s_outside_policy_frac", st);
+			po = crow(r, &plain, set, m);
+			if (fb)
+				cites_add(&c2, fb);
+			if (po)
+				cites_add(&c2, po);
+			sb_printf(b, ": with the flag, mbind() gives the policy MPOL_F_MOF | MPOL_F_MORON "
+				  "(mm/mempolicy.c sanitize_mpol_flags()), the scanner takes the range and "
+				  "mpol_misplaced() sends a hint-faulted page to the faulting CPU's node, "
+				  "which is in the policy's nodes; 90 %% or more were back after %d s",
+				  k);
+			if (po && !isnan(numval(po))) {
+				fmt_num(v, sizeof(v), 100 * (1 - numval(po)));
+				sb_printf(b, ", against %s %% for %s without the flag", v, tc->pol);
+			}
+			cites_put(r, &c2, b);
+		}
 		sb_puts(b, ".");
 		sb_free(&where);
 	}
@@ -229,6 +298,7 @@ size_t tiering_summary(struct run *r, struct sbuf *b)
 
 	bench_sets(r, TIERS, &sets);
 	bench_sets(r, TIERING, &sets);
+	bench_sets(r, TIERING_MOF, &sets);
 	for (size_t s = 0; s < sets.n; s++) {
 		struct sbuf one = { 0 };
 
@@ -252,11 +322,11 @@ size_t tiering_summary(struct run *r, struct sbuf *b)
 	return said;
 }
 
-static void cell_places(struct doc *d, struct run *r, const char *pol, const char *set, const char *stage)
+static void cell_places(struct doc *d, struct run *r, const struct tcase *tc, const char *set, const char *stage)
 {
 	struct sbuf w = { 0 };
 
-	doc_cell(d, places(r, pol, set, stage, &w, NULL) ? w.s : "-");
+	doc_cell(d, places(r, tc, set, stage, &w, NULL) ? w.s : "-");
 	sb_free(&w);
 }
 
@@ -278,7 +348,7 @@ void sec_tiering(struct doc *d, struct run *r)
 {
 	static const char *const cols[] = { "nodes", "policy", "populated", "after memory.reclaim",
 					    "outside the policy's nodes", "pgdemote (kswapd + direct)",
-					    "pgpromote_success", "at the end" };
+					    "pgpromote_success", "numa_hint_faults", "at the end" };
 	struct strlist sets = { 0 };
 	struct sbuf b = { 0 };
 
@@ -291,40 +361,44 @@ void sec_tiering(struct doc *d, struct run *r)
 		      "bench tiering populates --mib MiB per policy on CPU 0's node from a cgroup of its "
 		      "own, asks that cgroup's memory.reclaim for all of it (with no swap, anonymous "
 		      "memory can only leave by demotion), and reads where the pages are then and, under "
-		      "balancing, after each second of touching them (bench/README.md, \"tiers, tiering\").");
+		      "balancing, after each second of touching them; under balancing, bind and "
+		      "preferred-many run again with mbind()'s MPOL_F_NUMA_BALANCING (rows bench "
+		      "tiering_mof), which lets NUMA balancing scan them (bench/README.md, \"tiers, tiering\").");
 	doc_paras(d, b.s);
 	bench_sets(r, TIERING, &sets);
+	bench_sets(r, TIERING_MOF, &sets);
 	doc_table_start(d, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t s = 0; s < sets.n; s++)
-		for (size_t p = 0; p < NPOLS; p++) {
-			const char *pol = tiering_pols[p];
-			struct row *kd = trow(r, pol, sets.v[s], "pgdemote_kswapd_delta");
-			struct row *dd = trow(r, pol, sets.v[s], "pgdemote_direct_delta");
+		for (size_t p = 0; p < NCASES; p++) {
+			const struct tcase *tc = &tcases[p];
+			struct row *kd = crow(r, tc, sets.v[s], "pgdemote_kswapd_delta");
+			struct row *dd = crow(r, tc, sets.v[s], "pgdemote_direct_delta");
 			char stage[32], v[32];
 			int secs;
 			const char *st;
 
-			if (!trow(r, pol, sets.v[s], "populated_outside_policy_frac"))
+			if (!crow(r, tc, sets.v[s], "populated_outside_policy_frac"))
 				continue;
 			doc_row_start(d);
 			doc_cell(d, sets.v[s]);
-			doc_cell(d, pol);
-			cell_places(d, r, pol, sets.v[s], "populated");
-			cell_places(d, r, pol, sets.v[s], "reclaimed");
-			cell_row(d, trow(r, pol, sets.v[s], "reclaimed_outside_policy_frac"), 100, " %");
+			doc_cell(d, tc->label);
+			cell_places(d, r, tc, sets.v[s], "populated");
+			cell_places(d, r, tc, sets.v[s], "reclaimed");
+			cell_row(d, crow(r, tc, sets.v[s], "reclaimed_outside_policy_frac"), 100, " %");
 			if (kd && dd && !isnan(numval(kd)) && !isnan(numval(dd))) {
 				fmt_num(v, sizeof(v), numval(kd) + numval(dd));
 				doc_cell(d, v);
 			} else {
 				doc_cell(d, "-");
 			}
-			cell_row(d, trow(r, pol, sets.v[s], "pgpromote_success_delta"), 1, "");
-			st = last_round(r, pol, sets.v[s], stage, sizeof(stage), &secs);
+			cell_row(d, crow(r, tc, sets.v[s], "pgpromote_success_delta"), 1, "");
+			cell_row(d, crow(r, tc, sets.v[s], "numa_hint_faults_delta"), 1, "");
+			st = last_round(r, tc, sets.v[s], stage, sizeof(stage), &secs);
 			if (st) {
 				struct sbuf w = { 0 };
 				char *t;
 
-				places(r, pol, sets.v[s], st, &w, NULL);
+				places(r, tc, sets.v[s], st, &w, NULL);
 				t = xasprintf("after %d s: %s", secs, w.s ? w.s : "-");
 				doc_cell(d, t);
 				free(t);
