@@ -378,7 +378,13 @@ static long fill_node_reclaimable(int node, enum fill_kind kind, int gen)
 	/* a node kswapd has not given up on needs no reviving: straight to the target */
 	if (node_unreclaimable(node) == 0)
 		goto top_up;
-	while (node_meminfo_kib(node, "MemFree") / 1024 > min_mib + 1)
+	/*
+	 * Until reclaim on the node succeeds (kswapd_failures reset) or it
+	 * is past min: a movable node's min watermark is capped at 512 KiB,
+	 * and kswapd, reclaiming this fill's own page cache, can keep it
+	 * above min + 1 MiB however much is read.
+	 */
+	while (node_unreclaimable(node) != 0 && node_meminfo_kib(node, "MemFree") / 1024 > min_mib + 1)
 		if (rfill_step(&r))
 			goto out;
 	for (int i = 0; i < 8; i++)
