@@ -192,7 +192,7 @@ static int rc_child(void *arg, struct shared *sh)
 	size_t len = case_bytes(o, c->k.scenario, PS_4K);
 	struct hist *h = malloc(sizeof(*h));
 	long long before[NCOUNTERS], stall0[NSTALLS];
-	long per_node[MAX_NODE + 1];
+	long per_node[MAX_NODE + 1], seen;
 	struct vmscan_tally *t = malloc(sizeof(*t));
 	struct nodeset polnodes;
 	cpu_set_t cpus;
@@ -246,9 +246,16 @@ static int rc_child(void *arg, struct shared *sh)
 		tap(false, "reclaim %s/%s: the vmscan tracepoints could be read (per-node rows)",
 		    c->k.policy, c->k.scenario);
 	pol_nodes(c->pol, &o->preferred, &polnodes);
-	if (placement(p, len, 4096, per_node, MAX_NODE) > 0) {
+	seen = placement(p, len, 4096, per_node, MAX_NODE);
+	if (seen > 0) {
 		struct nodeset mem;
 
+		/*
+		 * move_pages() places resident pages only: under
+		 * full-reclaimable-anon some of the case's own may be in swap,
+		 * and the fractions below are over the resident ones.
+		 */
+		out_row(&c->k, "resident_frac", (double)seen * 4096 / (double)len, "ratio");
 		out_row(&c->k, "in_mask_frac", frac_in(per_node, &polnodes), "ratio");
 		out_row(&c->k, "on_set_frac", frac_in(per_node, &o->preferred), "ratio");
 		mem_nodes(&mem);

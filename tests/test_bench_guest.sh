@@ -281,6 +281,10 @@ for sc in full-reclaimable-cache full-reclaimable-anon; do
 			'[ "$(rc_val reclaim $p $sc outcome_completed)" = 1 ]'
 		check "rows: reclaim $p/$sc says whether kswapd was still scanning at its start (start_kswapd_active $(rc_val reclaim $p $sc start_kswapd_active))" \
 			'case "$(rc_val reclaim $p $sc start_kswapd_active)" in 0|1) true ;; *) false ;; esac'
+		# the page-cache variant's case has no swap: all of it resident
+		check "rows: reclaim $p/$sc says over what share of its pages the fractions are (resident_frac $(rc_val reclaim $p $sc resident_frac))" \
+			'awk -v r="$(rc_val reclaim $p $sc resident_frac)" -v c="$sc" \
+			     "BEGIN { exit !(r != \"\" && r > 0 && r <= 1 && (c != \"full-reclaimable-cache\" || r == 1)) }"'
 	done
 	check "rows: $sc: preferred woke no kswapd and scanned nothing directly on the PMEM nodes (got $(rc_set preferred $sc kswapd_wake), $(rc_set preferred $sc pgscan_direct))" \
 		'[ "$(rc_set preferred $sc kswapd_wake)" = 0 ] && [ "$(rc_set preferred $sc pgscan_direct)" = 0 ]'
