@@ -316,26 +316,6 @@ static void reclaimable_start_rows(const struct rowkey *k, const struct filler *
 		out_row(k, "start_swap_free_mib", (double)vmstat_meminfo_kib("SwapFree") / 1024, "MiB");
 }
 
-/* One counter of /sys/devices/system/node/node@node/vmstat, -1 if absent. */
-static long long node_vmstat_get(int node, const char *name)
-{
-	char path[96], line[128], key[64];
-	long long v, got = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat", node);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %lld", key, &v) == 2 && !strcmp(key, name)) {
-			got = v;
-			break;
-		}
-	fclose(f);
-	return got;
-}
-
 /*
  * kswapd's scans of the filled nodes so far: pgscan_kswapd of each node's
  * vmstat where the kernel keeps it per node, else /proc/vmstat's (6.12

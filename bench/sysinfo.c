@@ -222,14 +222,16 @@ long node_pcp_kib(int node)
 	return sum;
 }
 
-long long vmstat_get(const char *name)
+/* One "name value" counter of a vmstat-style file, -1 if absent; @say: a missing file is said. */
+static long long stat_file_get(const char *path, const char *name, bool say)
 {
 	char line[128], key[64];
 	long long v, got = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f) {
-		msg("/proc/vmstat: %s", strerror(errno));
+		if (say)
+			msg("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f))
@@ -239,6 +241,19 @@ long long vmstat_get(const char *name)
 		}
 	fclose(f);
 	return got;
+}
+
+long long vmstat_get(const char *name)
+{
+	return stat_file_get("/proc/vmstat", name, true);
+}
+
+long long node_vmstat_get(int node, const char *name)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), NODE_DIR "/node%d/vmstat", node);
+	return stat_file_get(path, name, false);
 }
 
 long long vmstat_delta(const char *name, long long before)

@@ -225,6 +225,8 @@ int pcp_drain(const struct nodeset *ns, long max_kib);
 /* A /proc/meminfo field in KiB (SwapTotal), -1 if absent. */
 long vmstat_meminfo_kib(const char *field);
 long long vmstat_get(const char *name);	/* one /proc/vmstat counter, -1 if absent */
+/* one counter of node @node's vmstat (sysfs), -1 if absent */
+long long node_vmstat_get(int node, const char *name);
 /* vmstat_get(@name) - @before, -1 when either is unknown */
 long long vmstat_delta(const char *name, long long before);
 long nodes_free_mib(const struct nodeset *ns);

@@ -306,26 +306,6 @@ struct tiering_arg {
 	struct tiering_result *res;
 };
 
-static long long node_vmstat(int node, const char *name)
-{
-	char path[96], line[128];
-	size_t nl = strlen(name);
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), NODE_DIR "/node%d/vmstat", node);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, nl) && line[nl] == ' ') {
-			v = atoll(line + nl + 1);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 static void counters_now(long long *c, long long (*nc)[NNODE_CTR])
 {
 	for (size_t i = 0; i < NCTR; i++)
@@ -339,7 +319,7 @@ static void counters_now(long long *c, long long (*nc)[NNODE_CTR])
 	ns_for_each(n, &mem)
 		if (n <= MAX_NODE)
 			for (size_t i = 0; i < NNODE_CTR; i++)
-				nc[n][i] = node_vmstat(n, node_ctr_names[i]);
+				nc[n][i] = node_vmstat_get(n, node_ctr_names[i]);
 }
 
 /* The case's child: in its cgroup, populate, reclaim, watch. */
