@@ -80,9 +80,9 @@ int mt_cache_check(const char *prefix, uint64_t size, uint32_t ways, uint32_t li
 		snprintf(err, errlen, "%ssize=%" PRIu64 ": more than 2^24 sets", prefix, size);
 		return -1;
 	}
-	/* one 8-byte tag per line and vCPU: at most 256 MiB of host memory each */
+	/* one 8-byte tag per line (per vCPU for the LLC, per node for a memory-side cache): 256 MiB at most */
 	if (size / line * sizeof(uint64_t) > (256u << 20)) {
-		snprintf(err, errlen, "%ssize=%" PRIu64 ": more than 2^25 lines (256 MiB of tags per vCPU)",
+		snprintf(err, errlen, "%ssize=%" PRIu64 ": more than 2^25 lines (256 MiB of tags)",
 			 prefix, size);
 		return -1;
 	}
@@ -93,6 +93,10 @@ int mt_llc_check(uint64_t size, uint32_t ways, uint32_t line, char *err, size_t 
 {
 	return mt_cache_check("llc_", size, ways, line, err, errlen);
 }
+
+/* Every word of a cache may be shared between vCPU threads (memtiming.h): relaxed atomics. */
+#define LD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define ST(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 		char *err, size_t errlen)
@@ -107,7 +111,8 @@ int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 		shift++;
 	sets = size / ((uint64_t)ways * line);
 	c->way = malloc(sets * ways * sizeof(*c->way));
-	c->touched = malloc(sets * sizeof(*c->touched));
+	/* zeroed: a slot reserved by one thread and read by another before it is written says set 0 */
+	c->touched = calloc(sets, sizeof(*c->touched));
 	if (!c->way || !c->touched) {
 		snprintf(err, errlen, "cache: out of memory for %" PRIu64 " sets of %" PRIu32 " ways", sets,
 			 ways);
@@ -135,91 +140,165 @@ bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bo
 	uint32_t si = (uint32_t)(line % c->sets);
 	uint64_t *set = c->way + (uint64_t)si * c->ways;
 	uint64_t victim;
-	uint32_t w;
+	uint32_t w, n;
 
 	*has_wb = false;
 	for (w = 0; w < c->ways; w++) {
-		if (set[w] != MT_LLC_EMPTY && set[w] >> 1 == line) {
-			uint64_t hit = set[w] | (write ? 1 : 0);
+		uint64_t x = LD(&set[w]);
 
+		if (x != MT_LLC_EMPTY && x >> 1 == line) {
 			/* to the front: most recently used first */
-			memmove(set + 1, set, w * sizeof(*set));
-			set[0] = hit;
+			for (uint32_t k = w; k > 0; k--)
+				ST(&set[k], LD(&set[k - 1]));
+			ST(&set[0], x | (write ? 1 : 0));
 			return false;
 		}
 	}
-	if (set[0] == MT_LLC_EMPTY)
-		c->touched[c->ntouched++] = si;	/* its first line: at most once a flush */
-	victim = set[c->ways - 1];
+	if (LD(&set[0]) == MT_LLC_EMPTY) {
+		/* its first line: at most once a flush (a race may add it twice: bounded) */
+		n = __atomic_fetch_add(&c->ntouched, 1, __ATOMIC_RELAXED);
+		if (n < c->sets)
+			ST(&c->touched[n], si);
+	}
+	victim = LD(&set[c->ways - 1]);
 	if (victim != MT_LLC_EMPTY && (victim & 1)) {
 		*wb = (victim >> 1) << c->line_shift;
 		*has_wb = true;
 	}
-	memmove(set + 1, set, (c->ways - 1) * sizeof(*set));
-	set[0] = line << 1 | (write ? 1 : 0);
+	for (uint32_t k = c->ways - 1; k > 0; k--)
+		ST(&set[k], LD(&set[k - 1]));
+	ST(&set[0], line << 1 | (write ? 1 : 0));
 	return true;
+}
+
+/* Empties set @si, naming each dirty line; returns how many were dirty. */
+static uint64_t flush_set(struct mt_llc *c, uint32_t si,
+			  void (*writeback)(uint64_t offset, void *ctx), void *ctx)
+{
+	uint64_t *set = c->way + (uint64_t)si * c->ways, dirty = 0;
+
+	for (uint32_t k = 0; k < c->ways; k++) {
+		uint64_t w = LD(&set[k]);
+
+		if (w == MT_LLC_EMPTY)
+			continue;
+		ST(&set[k], MT_LLC_EMPTY);
+		if (w & 1) {
+			dirty++;
+			if (writeback)
+				writeback((w >> 1) << c->line_shift, ctx);
+		}
+	}
+	return dirty;
 }
 
 uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void *ctx), void *ctx)
 {
+	uint32_t n = __atomic_exchange_n(&c->ntouched, 0, __ATOMIC_RELAXED);
 	uint64_t dirty = 0;
 
-	for (uint32_t t = 0; t < c->ntouched; t++) {
-		uint64_t *set = c->way + (uint64_t)c->touched[t] * c->ways;
-
-		for (uint32_t k = 0; k < c->ways; k++) {
-			uint64_t w = set[k];
-
-			if (w == MT_LLC_EMPTY)
-				continue;
-			if (w & 1) {
-				dirty++;
-				if (writeback)
-					writeback((w >> 1) << c->line_shift, ctx);
-			}
-			set[k] = MT_LLC_EMPTY;
-		}
+	if (n > c->sets) {
+		/* a race lost track of a set: visit them all */
+		for (uint32_t si = 0; si < c->sets; si++)
+			dirty += flush_set(c, si, writeback, ctx);
+		return dirty;
 	}
-	c->ntouched = 0;
+	for (uint32_t t = 0; t < n; t++) {
+		uint32_t si = LD(&c->touched[t]);
+
+		if (si < c->sets)
+			dirty += flush_set(c, si, writeback, ctx);
+	}
 	return dirty;
 }
 
-int mt_hier_init(struct mt_hier *h, const struct mt_config *cfg, char *err, size_t errlen)
+void mt_count_add(struct mt_count *t, const struct mt_count *c)
+{
+	t->reads += c->reads;
+	t->writes += c->writes;
+	t->misses += c->misses;
+	t->writebacks += c->writebacks;
+	for (int k = 0; k < MT_MSC_LEVELS; k++) {
+		t->msc_hits[k] += c->msc_hits[k];
+		t->msc_writebacks[k] += c->msc_writebacks[k];
+	}
+}
+
+int mt_memside_init(struct mt_memside *s, const struct mt_config *cfg, char *err, size_t errlen)
 {
 	char why[200];
 
-	memset(h, 0, sizeof(*h));
-	if (mt_llc_init(&h->llc, cfg->llc_size, cfg->llc_ways, cfg->llc_line, err, errlen))
-		return -1;
-	for (int i = 0; i < cfg->map.n; i++) {
-		const struct mt_msc_cfg *m = &cfg->msc[i];
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < cfg->map.n && i < MT_MAX_NODES; i++)
+		for (int k = 0; k < MT_MSC_LEVELS && cfg->msc[i][k].size; k++) {
+			const struct mt_msc_cfg *m = &cfg->msc[i][k];
+			struct mt_msc_node *n = &s->node[i];
 
-		if (!m->size)
-			continue;
-		if (mt_llc_init(&h->msc[i], m->size, m->ways, m->line, why, sizeof(why))) {
-			snprintf(err, errlen, "node %d's memory-side cache: %s", cfg->map.node[i].id, why);
-			mt_hier_free(h);
-			return -1;
+			if (mt_llc_init(&n->level[k], m->size, m->ways, m->line, why, sizeof(why))) {
+				snprintf(err, errlen, "node %d's memory-side cache, level %d: %s",
+					 cfg->map.node[i].id, k + 1, why);
+				mt_memside_free(s);
+				return -1;
+			}
+			n->wt[k] = m->write_through;
+			n->nlevels = k + 1;
 		}
-		h->msc_wt[i] = m->write_through;
-	}
 	return 0;
+}
+
+void mt_memside_free(struct mt_memside *s)
+{
+	for (int i = 0; i < MT_MAX_NODES; i++)
+		for (int k = 0; k < MT_MSC_LEVELS; k++)
+			mt_llc_free(&s->node[i].level[k]);
+	memset(s, 0, sizeof(*s));
+}
+
+int mt_hier_init(struct mt_hier *h, const struct mt_config *cfg, struct mt_memside *ms,
+		 char *err, size_t errlen)
+{
+	memset(h, 0, sizeof(*h));
+	h->ms = ms;
+	return mt_llc_init(&h->llc, cfg->llc_size, cfg->llc_ways, cfg->llc_line, err, errlen);
 }
 
 void mt_hier_free(struct mt_hier *h)
 {
 	mt_llc_free(&h->llc);
-	for (int i = 0; i < MT_MAX_NODES; i++)
-		mt_llc_free(&h->msc[i]);
+	h->ms = NULL;
 }
 
-/* A line the LLC wrote back, at RAM offset @off: to its node's memory-side cache or memory. */
-static void hier_writeback(struct mt_hier *h, const struct mt_map *m, uint64_t off,
-			   struct mt_count *cnt)
+/*
+ * A write of line @off into level @k (0-based) of node cache @n and on:
+ * a write-back level takes it (its dirty victim goes on to the next), a
+ * write-through one passes it on; past the last level it is the memory's.
+ */
+static void msc_write(struct mt_msc_node *n, int k, uint64_t off, struct mt_count *c)
 {
-	int j = mt_map_offset(m, off);
 	uint64_t wb;
 	bool has_wb;
+
+	for (; k < n->nlevels; k++) {
+		if (!n->wt[k]) {
+			mt_llc_access(&n->level[k], off, true, &wb, &has_wb);
+			if (!has_wb)
+				return;
+			off = wb;
+		}
+		if (c)
+			c->msc_writebacks[k]++;
+	}
+}
+
+/*
+ * A line the LLC wrote back, at RAM offset @off: into its node's
+ * memory-side caches (@into), or through each of their levels to memory.
+ */
+static void hier_writeback(struct mt_hier *h, const struct mt_map *m, uint64_t off,
+			   struct mt_count *cnt, bool into)
+{
+	int j = mt_map_offset(m, off);
+	struct mt_msc_node *n;
 
 	if (j < 0) {
 		if (cnt)
@@ -228,17 +307,13 @@ static void hier_writeback(struct mt_hier *h, const struct mt_map *m, uint64_t o
 	}
 	if (cnt)
 		cnt[j].writebacks++;
-	if (!h->msc[j].way)
-		return;
-	if (h->msc_wt[j]) {
-		/* through to memory; a no-write-allocate cache is not written */
-		if (cnt)
-			cnt[j].msc_writebacks++;
+	n = &h->ms->node[j];
+	if (into) {
+		msc_write(n, 0, off, cnt ? &cnt[j] : NULL);
 		return;
 	}
-	mt_llc_access(&h->msc[j], off, true, &wb, &has_wb);
-	if (has_wb && cnt)
-		cnt[j].msc_writebacks++;
+	for (int k = 0; k < n->nlevels && cnt; k++)
+		cnt[j].msc_writebacks[k]++;
 }
 
 enum mt_level mt_hier_access(struct mt_hier *h, const struct mt_map *m, int i, uint64_t off,
@@ -249,20 +324,27 @@ enum mt_level mt_hier_access(struct mt_hier *h, const struct mt_map *m, int i, u
 	bool has_wb, has_mwb;
 
 	if (mt_llc_access(&h->llc, off, store, &wb, &has_wb)) {
+		struct mt_msc_node *n = &h->ms->node[i];
+
 		cnt[i].misses++;
 		at = MT_AT_MEMORY;
-		/* the line is read from the node: its memory-side cache first (a store's too) */
-		if (h->msc[i].way) {
-			if (!mt_llc_access(&h->msc[i], off, false, &mwb, &has_mwb)) {
-				cnt[i].msc_hits++;
-				at = MT_AT_MSC;
+		/* the line is read from the node: its memory-side caches first (a store's too) */
+		for (int k = 0; k < n->nlevels; k++) {
+			bool hit = !mt_llc_access(&n->level[k], off, false, &mwb, &has_mwb);
+
+			if (has_mwb) {
+				cnt[i].msc_writebacks[k]++;
+				msc_write(n, k + 1, mwb, &cnt[i]);
 			}
-			if (has_mwb)
-				cnt[i].msc_writebacks++;
+			if (hit) {
+				cnt[i].msc_hits[k]++;
+				at = (enum mt_level)(MT_AT_MSC + k);
+				break;
+			}
 		}
 	}
 	if (has_wb)
-		hier_writeback(h, m, wb, cnt);
+		hier_writeback(h, m, wb, cnt, true);
 	return at;
 }
 
@@ -270,29 +352,85 @@ struct hier_flush {
 	struct mt_hier *h;
 	const struct mt_map *m;
 	struct mt_count *cnt;
+	bool into;
 };
 
 static void flush_llc_line(uint64_t off, void *ctx)
 {
 	struct hier_flush *f = ctx;
 
-	hier_writeback(f->h, f->m, off, f->cnt);
+	hier_writeback(f->h, f->m, off, f->cnt, f->into);
+}
+
+struct msc_flush {
+	struct mt_msc_node *n;
+	int next;		/* the level a dirty line goes to */
+	struct mt_count *c;
+};
+
+static void flush_msc_line(uint64_t off, void *ctx)
+{
+	struct msc_flush *f = ctx;
+
+	msc_write(f->n, f->next, off, f->c);
+}
+
+/* Empties every node's memory-side caches, level 1 first, into @cnt (NULL: not counted). */
+static void memside_flush(struct mt_memside *s, const struct mt_map *m, struct mt_count *cnt)
+{
+	for (int i = 0; i < m->n && i < MT_MAX_NODES; i++) {
+		struct mt_msc_node *n = &s->node[i];
+
+		for (int k = 0; k < n->nlevels; k++) {
+			struct msc_flush f = { n, k + 1, cnt ? &cnt[i] : NULL };
+			uint64_t dirty = mt_llc_flush(&n->level[k], flush_msc_line, &f);
+
+			if (cnt)
+				cnt[i].msc_writebacks[k] += dirty;
+		}
+	}
 }
 
 void mt_hier_flush(struct mt_hier *h, const struct mt_map *m, struct mt_count *cnt)
 {
-	struct hier_flush f = { h, m, cnt };
+	struct hier_flush f = { h, m, cnt, true };
 
 	mt_llc_flush(&h->llc, flush_llc_line, &f);
-	for (int i = 0; i < m->n && i < MT_MAX_NODES; i++) {
-		uint64_t dirty;
+	memside_flush(h->ms, m, cnt);
+}
 
-		if (!h->msc[i].way)
-			continue;
-		dirty = mt_llc_flush(&h->msc[i], NULL, NULL);
-		if (cnt)
-			cnt[i].msc_writebacks += dirty;
-	}
+void mt_memside_claim(struct mt_memside *s, const struct mt_map *m,
+		      struct mt_count (*count)[MT_MAX_NODES + 1], unsigned int to)
+{
+	unsigned int q = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE);
+
+	do
+		if (q == to)
+			return;
+	while (!__atomic_compare_exchange_n(&s->phase, &q, to, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE));
+	memside_flush(s, m, q ? count[q - 1] : NULL);
+}
+
+void mt_hier_settle(struct mt_hier *h, const struct mt_map *m,
+		    struct mt_count (*count)[MT_MAX_NODES + 1], unsigned int from, unsigned int to)
+{
+	struct hier_flush f = { h, m, from ? count[from - 1] : NULL,
+				from && __atomic_load_n(&h->ms->phase, __ATOMIC_ACQUIRE) == from };
+
+	mt_llc_flush(&h->llc, flush_llc_line, &f);
+	if (to)
+		mt_memside_claim(h->ms, m, count, to);
+}
+
+uint64_t mt_delay_of(const struct mt_config *cfg, const uint64_t *delay_ns,
+		     const uint64_t *msc_delay_ns, int i, enum mt_level at)
+{
+	if (at == MT_AT_LLC || i < 0 || i >= cfg->map.n)
+		return 0;
+	if (at == MT_AT_MSC && cfg->msc_lat_ns[i])
+		return msc_delay_ns[i];
+	return delay_ns[i];
 }
 
 /* A whole unsigned number (decimal or 0x hex); -1 if it is not one. */
@@ -548,7 +686,7 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 				 msc_arg[k], msc_id[k]);
 			return -1;
 		}
-		cfg->msc[j] = msc[k];
+		cfg->msc[j][0] = msc[k];
 	}
 	for (int i = 0; cfg->dilation && i < cfg->map.n; i++)
 		if (!cfg->lat_ns[i]) {
@@ -630,8 +768,8 @@ static void count_line(FILE *f, size_t seq, const char *node, const struct mt_co
 	fprintf(f, "count phase=%zu node=%s reads=%" PRIu64 " writes=%" PRIu64
 		" misses=%" PRIu64 " writebacks=%" PRIu64 " msc_hits=%" PRIu64
 		" msc_writebacks=%" PRIu64 "\n",
-		seq, node, c->reads, c->writes, c->misses, c->writebacks, c->msc_hits,
-		c->msc_writebacks);
+		seq, node, c->reads, c->writes, c->misses, c->writebacks, c->msc_hits[0],
+		c->msc_writebacks[0]);
 }
 
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,
@@ -647,10 +785,10 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib 
 		fprintf(f, "node id=%d start=0x%" PRIx64 " size=0x%" PRIx64 "\n",
 			cfg->map.node[i].id, cfg->map.node[i].start, cfg->map.node[i].size);
 	for (int i = 0; i < cfg->map.n; i++)
-		if (cfg->msc[i].size)
+		if (cfg->msc[i][0].size)
 			fprintf(f, "msc id=%d size=%" PRIu64 " ways=%" PRIu32 " line=%" PRIu32 " policy=%s\n",
-				cfg->map.node[i].id, cfg->msc[i].size, cfg->msc[i].ways, cfg->msc[i].line,
-				cfg->msc[i].write_through ? "wt" : "wb");
+				cfg->map.node[i].id, cfg->msc[i][0].size, cfg->msc[i][0].ways,
+				cfg->msc[i][0].line, cfg->msc[i][0].write_through ? "wt" : "wb");
 	if (cfg->dilation) {
 		if (!calib)
 			calib = &none;

@@ -329,7 +329,7 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 					why = "count: not in node order (the nodes, then none)";
 				else if (h > c || (idx != MT_NODE_NONE && !f->msc[idx].size && (h || w)))
 					why = "count: more memory-side cache hits than misses, or counts of a cache the node has not";
-				*k = (struct mt_count){ a, b, c, d, h, w };
+				*k = (struct mt_count){ a, b, c, d, { h }, { w } };
 				counts_left--;
 			}
 		} else if (!strncmp(line, "probe ", 6)) {
@@ -516,12 +516,7 @@ static void group_add(struct group **g, size_t *n, const struct label *l, const 
 		to->pages_known = true;
 	}
 	for (int i = 0; i <= MT_MAX_NODES; i++) {
-		to->count[i].reads += ph->count[i].reads;
-		to->count[i].writes += ph->count[i].writes;
-		to->count[i].misses += ph->count[i].misses;
-		to->count[i].writebacks += ph->count[i].writebacks;
-		to->count[i].msc_hits += ph->count[i].msc_hits;
-		to->count[i].msc_writebacks += ph->count[i].msc_writebacks;
+		mt_count_add(&to->count[i], &ph->count[i]);
 	}
 	to->io += ph->io;
 	to->phases++;
@@ -576,9 +571,9 @@ static bool price(const struct acct_file *f, const struct topo *t, const struct 
 			r = (double)c->misses * rl;
 			w = (double)c->writebacks * wl;
 			if (f->msc[i].size && msc_latency(t, f->node[i].id, &crl, &cwl)) {
-				r = (double)c->msc_hits * crl + (double)(c->misses - c->msc_hits) * rl;
-				w = f->msc[i].write_through ? (double)c->msc_writebacks * wl :
-					(double)c->writebacks * cwl + (double)c->msc_writebacks * wl;
+				r = (double)c->msc_hits[0] * crl + (double)(c->misses - c->msc_hits[0]) * rl;
+				w = f->msc[i].write_through ? (double)c->msc_writebacks[0] * wl :
+					(double)c->writebacks * cwl + (double)c->msc_writebacks[0] * wl;
 			}
 			*cost += r + w;
 			read_cost += r;
@@ -613,14 +608,14 @@ static void group_rows(const struct acct_file *f, const struct topo *t, const st
 		row(rows, l, metric, (double)c->writebacks, "count");
 		if (f->msc[i].size) {
 			snprintf(metric, sizeof(metric), "msc_hits_node%d", nid);
-			row(rows, l, metric, (double)c->msc_hits, "count");
+			row(rows, l, metric, (double)c->msc_hits[0], "count");
 			snprintf(metric, sizeof(metric), "msc_misses_node%d", nid);
-			row(rows, l, metric, (double)(c->misses - c->msc_hits), "count");
+			row(rows, l, metric, (double)(c->misses - c->msc_hits[0]), "count");
 			snprintf(metric, sizeof(metric), "msc_writebacks_node%d", nid);
-			row(rows, l, metric, (double)c->msc_writebacks, "count");
+			row(rows, l, metric, (double)c->msc_writebacks[0], "count");
 			if (c->misses) {
 				snprintf(metric, sizeof(metric), "msc_hit_share_node%d", nid);
-				row(rows, l, metric, (double)c->msc_hits / (double)c->misses, "ratio");
+				row(rows, l, metric, (double)c->msc_hits[0] / (double)c->misses, "ratio");
 			}
 		}
 		if (misses) {
@@ -728,12 +723,12 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			continue;
 		if (msc_latency(t, f->node[i].id, &crl, &cwl))
 			check(checks, true, "memory-side cache of node %d (%" PRIu64 " bytes, %" PRIu32 " way%s, %" PRIu32
-			      "-byte lines, %s): simulated per vCPU; a hit is priced at its HMAT figures, %.0f ns read, %.0f ns write",
+			      "-byte lines, %s): simulated, one cache shared by the vCPUs; a hit is priced at its HMAT figures, %.0f ns read, %.0f ns write",
 			      f->node[i].id, m->size, m->ways, m->ways == 1 ? "" : "s", m->line,
 			      m->write_through ? "write-through" : "write-back", crl, cwl);
 		else
 			check(checks, true, "memory-side cache of node %d (%" PRIu64 " bytes, %" PRIu32 " way%s, %" PRIu32
-			      "-byte lines, %s): simulated per vCPU, its hits counted but not priced (the topology gives no figures for it from CPU 0's node): its misses and write-backs cost the node's memory figures",
+			      "-byte lines, %s): simulated, one cache shared by the vCPUs, its hits counted but not priced (the topology gives no figures for it from CPU 0's node): its misses and write-backs cost the node's memory figures",
 			      f->node[i].id, m->size, m->ways, m->ways == 1 ? "" : "s", m->line,
 			      m->write_through ? "write-through" : "write-back");
 	}
@@ -830,7 +825,7 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			 * and 52 more in a boot of memside-cache.yaml).
 			 */
 			if (!strcmp(l.scenario, "msc")) {
-				double hits = bi >= 0 ? (double)ph->count[bi].msc_hits : 0, cycle = l.loads / 2.0;
+				double hits = bi >= 0 ? (double)ph->count[bi].msc_hits[0] : 0, cycle = l.loads / 2.0;
 
 				if (bi >= 0 && f->msc[bi].size)
 					check(checks, hits >= 0.5 * cycle && hits <= 1.01 * cycle,

@@ -737,11 +737,11 @@ TEST(accounting_msc_rows_and_price)
 	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
 	CHECK(f.version == 2 && f.msc[0].size == 256 << 20 && f.msc[0].ways == 1 && !f.msc[0].write_through);
 	CHECK(f.msc[1].ways == 16 && f.msc[1].write_through);
-	CHECK(f.phase[0].count[0].msc_hits == 1000 && f.phase[0].count[0].msc_writebacks == 10);
+	CHECK(f.phase[0].count[0].msc_hits[0] == 1000 && f.phase[0].count[0].msc_writebacks[0] == 10);
 	acct_derive(&f, t, msc_phase_lines, 2, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, memory-side caches)") != NULL);
-	CHECK(strstr(checks.s, "ok memory-side cache of node 0 (268435456 bytes, 1 way, 64-byte lines, write-back): simulated per vCPU; a hit is priced at its HMAT figures, 81 ns read, 86 ns write") != NULL);
-	CHECK(strstr(checks.s, "ok memory-side cache of node 1 (268435456 bytes, 16 ways, 64-byte lines, write-through): simulated per vCPU, its hits counted but not priced") != NULL);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 0 (268435456 bytes, 1 way, 64-byte lines, write-back): simulated, one cache shared by the vCPUs; a hit is priced at its HMAT figures, 81 ns read, 86 ns write") != NULL);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 1 (268435456 bytes, 16 ways, 64-byte lines, write-through): simulated, one cache shared by the vCPUs, its hits counted but not priced") != NULL);
 	CHECK(row_value(rows.s, "node:0", "msc_hits_node0") == 1000);
 	CHECK(row_value(rows.s, "node:0", "msc_misses_node0") == 1000);
 	CHECK(row_value(rows.s, "node:0", "msc_writebacks_node0") == 10);
@@ -806,18 +806,18 @@ TEST(accounting_msc_chase_walk_check)
 	CHECK(strstr(rows.s, "nodes=node:1 pagesize=4k scenario=chase metric=access_ratio_vs_node0") == NULL);
 	sb_free(&rows);
 	sb_free(&checks);
-	f.phase[0].count[0].msc_hits = 400;
+	f.phase[0].count[0].msc_hits[0] = 400;
 	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "not ok chase bound to node 0, memory-side cache walk: 400 hits") != NULL);
 	sb_free(&rows);
 	sb_free(&checks);
 	/* the kernel's own accesses hit too, up to 1 % more; past that the first cycle hit */
-	f.phase[0].count[0].msc_hits = 1010;
+	f.phase[0].count[0].msc_hits[0] = 1010;
 	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "ok chase bound to node 0, memory-side cache walk: 1010 hits") != NULL);
 	sb_free(&rows);
 	sb_free(&checks);
-	f.phase[0].count[0].msc_hits = 1011;
+	f.phase[0].count[0].msc_hits[0] = 1011;
 	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "not ok chase bound to node 0, memory-side cache walk: 1011 hits") != NULL);
 	sb_free(&rows);
