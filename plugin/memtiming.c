@@ -523,6 +523,9 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 	/* lat= by node id, checked against the nodes at the end (any order) */
 	int lat_id[MT_MAX_NODES], nlat = 0, lat_arg[MT_MAX_NODES];
 	uint32_t lat_ns[MT_MAX_NODES];
+	/* msc_lat= likewise */
+	int mlat_id[MT_MAX_NODES], nmlat = 0, mlat_arg[MT_MAX_NODES];
+	uint32_t mlat_ns[MT_MAX_NODES];
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->llc_size = MT_LLC_DEFAULT_SIZE;
@@ -615,6 +618,24 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			lat_id[nlat] = id;
 			lat_ns[nlat] = ns;
 			lat_arg[nlat++] = i + 1;
+		} else if (KEY("msc_lat")) {
+			int id;
+			uint32_t ns;
+
+			if (nmlat == MT_MAX_NODES || parse_lat(v, &id, &ns)) {
+				snprintf(err, errlen, "argument %d '%s': want msc_lat=ID:NS (1 to 100000 ns, at most %d)",
+					 i + 1, a, MT_MAX_NODES);
+				return -1;
+			}
+			for (int k = 0; k < nmlat; k++)
+				if (mlat_id[k] == id) {
+					snprintf(err, errlen, "argument %d '%s': node %d's cache latency given twice",
+						 i + 1, a, id);
+					return -1;
+				}
+			mlat_id[nmlat] = id;
+			mlat_ns[nmlat] = ns;
+			mlat_arg[nmlat++] = i + 1;
 		} else if (KEY("msc")) {
 			char why[160];
 			int id;
@@ -637,7 +658,7 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			msc_id[nmsc] = id;
 			msc_arg[nmsc++] = i + 1;
 		} else {
-			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat, msc)",
+			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat, msc, msc_lat)",
 				 i + 1, a);
 			return -1;
 		}
@@ -650,6 +671,10 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 	}
 	if (nlat && !cfg->dilation) {
 		snprintf(err, errlen, "argument %d 'lat=...': a latency without delay=DILATION", lat_arg[0]);
+		return -1;
+	}
+	if (nmlat && !cfg->dilation) {
+		snprintf(err, errlen, "argument %d 'msc_lat=...': a latency without delay=DILATION", mlat_arg[0]);
 		return -1;
 	}
 	for (int k = 0; k < nlat; k++) {
@@ -681,12 +706,20 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 				 msc_arg[k], msc_id[k], msc[k].size, msc_id[k]);
 			return -1;
 		}
-		if (cfg->dilation) {
-			snprintf(err, errlen, "argument %d 'msc=%d:...': delay= does not model memory-side caches (count only)",
-				 msc_arg[k], msc_id[k]);
+		cfg->msc[j][0] = msc[k];
+	}
+	for (int k = 0; k < nmlat; k++) {
+		int j = -1;
+
+		for (int i = 0; i < cfg->map.n; i++)
+			if (cfg->map.node[i].id == mlat_id[k])
+				j = i;
+		if (j < 0 || !cfg->msc[j][0].size) {
+			snprintf(err, errlen, "argument %d 'msc_lat=%d:%" PRIu32 "': no %s=%d", mlat_arg[k],
+				 mlat_id[k], mlat_ns[k], j < 0 ? "node" : "msc", mlat_id[k]);
 			return -1;
 		}
-		cfg->msc[j][0] = msc[k];
+		cfg->msc_lat_ns[j] = mlat_ns[k];
 	}
 	for (int i = 0; cfg->dilation && i < cfg->map.n; i++)
 		if (!cfg->lat_ns[i]) {
@@ -800,6 +833,12 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib 
 			fprintf(f, "lat id=%d ns=%" PRIu32 " delay_ns=%" PRIu64 "\n", cfg->map.node[i].id,
 				cfg->lat_ns[i], mt_delay_ns(cfg->dilation, cfg->lat_ns[i],
 							     calib->done ? calib->ns_per_miss : 0));
+		for (int i = 0; i < cfg->map.n; i++)
+			if (cfg->msc_lat_ns[i])
+				fprintf(f, "msc_lat id=%d ns=%" PRIu32 " delay_ns=%" PRIu64 "\n",
+					cfg->map.node[i].id, cfg->msc_lat_ns[i],
+					mt_delay_ns(cfg->dilation, cfg->msc_lat_ns[i],
+						    calib->done ? calib->ns_per_miss : 0));
 	}
 	for (size_t p = 0; p < nphases; p++) {
 		char id[16];

@@ -23,7 +23,7 @@
 
 #define MT_MAX_NODES 16
 #define MT_NODE_NONE MT_MAX_NODES	/* counters of accesses in no node's range */
-#define MT_REPORT_VERSION 2
+#define MT_REPORT_VERSION 3
 
 #include "marker.h"
 
@@ -368,11 +368,12 @@ struct mt_calib {
 /*
  * The report (README, "Memory timing"): a header line, the config, a
  * "node" line per node, an "msc" line per memory-side cache, with delay
- * injection a "delay" line (dilation, latencies, calibration), one
+ * injection a "delay" line (dilation, latencies, calibration), a "lat"
+ * line per node and an "msc_lat" line per priced level-1 cache, one
  * "phase" line and one "count" line per node (and "none") per phase, one
  * "probe" line per address probe, and "end" with the totals.  Version 2
  * added the msc lines, each count's msc_hits and msc_writebacks and the
- * delay line's dropped_ns.
+ * delay line's dropped_ns; version 3 the msc_lat lines.
  * Returns 0, -1 on a write error.
  */
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,

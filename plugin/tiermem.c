@@ -32,10 +32,11 @@
  * later phase, the first of them the memory-side caches too.
  * The report is written once, when QEMU exits (via FILE.tmp and rename).
  *
- * Delay injection (delay=DILATION, lat=ID:NS; --memory-timing delay,
- * experimental): inside a phase, each LLC miss also makes its vCPU wait on
- * the host for mt_delay_ns(): the node's read latency dilated, less what
- * the miss already cost TCG.  That cost is calibrated once per boot, by
+ * Delay injection (delay=DILATION, lat=ID:NS, msc_lat=ID:NS;
+ * --memory-timing delay, experimental): inside a phase, each LLC miss also
+ * makes its vCPU wait on the host for mt_delay_ns(): the read latency of
+ * where it was served (a priced level-1 memory-side cache's, else the
+ * node's; mt_delay_of) dilated, less what the miss already cost TCG.  That cost is calibrated once per boot, by
  * the first MT_PHASE_CALIB phase (chase's calibration walk, not delayed):
  * the CPU time of the vCPU thread from its begin to its end marker over
  * its misses.  The waits are paid in epochs, spinning to a deadline on
@@ -81,8 +82,11 @@ static struct mt_phase *phases;	/* id and closed only; counts are per vCPU */
 static struct mt_probe probes[MAX_PROBES];
 /* phases past MAX_PHASES, probes past MAX_PROBES, ends with no phase open */
 static uint64_t dropped;
-/* delay injection: each node's wait per miss (by index), the calibration */
-static uint64_t delay_ns[MT_MAX_NODES];
+/*
+ * delay injection: each node's wait per miss (by index), its level-1
+ * memory-side cache's per hit (when priced: cfg.msc_lat_ns), the calibration
+ */
+static uint64_t delay_ns[MT_MAX_NODES], msc_delay_ns[MT_MAX_NODES];
 static unsigned int calib_seq;	/* the calibration phase's index + 1 while it runs, else 0 */
 static uint64_t calib_t0;	/* the CPU time of the thread of calib_vcpu at its begin */
 static unsigned int calib_vcpu;
@@ -155,9 +159,13 @@ static void calib_end(unsigned int vi, unsigned int a)
 	calib.host_ns = host;
 	calib.misses = misses;
 	calib.ns_per_miss = mt_calib_ns_per_miss(host, misses);
-	for (int i = 0; i < cfg.map.n; i++)
+	for (int i = 0; i < cfg.map.n; i++) {
 		__atomic_store_n(&delay_ns[i], mt_delay_ns(cfg.dilation, cfg.lat_ns[i], calib.ns_per_miss),
 				 __ATOMIC_RELAXED);
+		__atomic_store_n(&msc_delay_ns[i],
+				 mt_delay_ns(cfg.dilation, cfg.msc_lat_ns[i], calib.ns_per_miss),
+				 __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(&calib.done, true, __ATOMIC_RELEASE);
 }
 
@@ -237,6 +245,7 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	struct qemu_plugin_hwaddr *h;
 	struct vcpu *v;
 	struct mt_count *c;
+	enum mt_level at;
 	uint64_t raw, off;
 	bool store;
 	int i;
@@ -299,10 +308,10 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 		c->reads++;
 	if (i < 0)
 		return;
-	/* delay= and msc= exclude each other (mt_parse_args): a miss here is to memory */
-	if (mt_hier_access(&v->cache, &cfg.map, i, off, store, v->count[a - 1]) != MT_AT_LLC &&
-	    cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
-	    mt_pace_owe(&v->pace, __atomic_load_n(&delay_ns[i], __ATOMIC_RELAXED)))
+	at = mt_hier_access(&v->cache, &cfg.map, i, off, store, v->count[a - 1]);
+	/* an LLC miss waits where it was served: a priced level-1 cache's latency, else the node's */
+	if (at != MT_AT_LLC && cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
+	    mt_pace_owe(&v->pace, mt_delay_of(&cfg, delay_ns, msc_delay_ns, i, at)))
 		pace_pay(v);
 }
 
@@ -389,8 +398,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	/* before a calibration: the dilated latency, nothing taken off */
-	for (int i = 0; i < cfg.map.n; i++)
+	for (int i = 0; i < cfg.map.n; i++) {
 		delay_ns[i] = mt_delay_ns(cfg.dilation, cfg.lat_ns[i], 0);
+		msc_delay_ns[i] = mt_delay_ns(cfg.dilation, cfg.msc_lat_ns[i], 0);
+	}
 	if (mt_memside_init(&memside, &cfg, err, sizeof(err))) {
 		say(err, "");
 		return -1;

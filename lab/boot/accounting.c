@@ -52,6 +52,8 @@ int acct_mode_parse(const char *s, enum acct_mode *mode, char *err, size_t errle
 
 /* HMAT read/write latency from CPU 0's node to node @id; false if none. */
 static bool latency(const struct topo *t, int id, double *rl, double *wl);
+/* Node @id's level-1 memory-side cache's figures, when it is priced; false if not. */
+static bool msc_latency(const struct topo *t, int id, double *rl, double *wl);
 
 /* @s with each ',' doubled (QEMU's escape inside an option value). */
 static void put_escaped(struct sbuf *sb, const char *s)
@@ -76,11 +78,6 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 
 		if (!t->node[i].mem_bytes || !acct_msc_of(t, i, &c))
 			continue;
-		if (mode == ACCT_DELAY) {
-			snprintf(err, errlen, "--memory-timing delay: node %d has a memory-side cache, which delay injection does not model (--memory-timing count does)",
-				 i);
-			return -1;
-		}
 		if (mt_cache_check("msc_", c.size, c.ways, c.line, why, sizeof(why))) {
 			snprintf(err, errlen, "node %d's memory-side cache cannot be simulated: %s", i, why);
 			return -1;
@@ -126,6 +123,14 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 
 		if (t->node[i].mem_bytes && latency(t, i, &rl, &wl))
 			sb_printf(sb, ",lat=%d:%.0f", i, rl);
+	}
+	/* a priced level-1 memory-side cache: its hits wait its own read latency */
+	for (int i = 0; i < t->nnodes; i++) {
+		struct mt_msc_cfg c;
+		double rl, wl;
+
+		if (t->node[i].mem_bytes && acct_msc_of(t, i, &c) && msc_latency(t, i, &rl, &wl))
+			sb_printf(sb, ",msc_lat=%d:%.0f", i, rl);
 	}
 	return 0;
 }
@@ -199,7 +204,7 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 {
 	char *copy = xstrdup(text), *save = NULL, *line;
 	unsigned long lineno = 0;
-	int nodes_declared = -1, counts_left = 0, ended = 0, lats = -1;
+	int nodes_declared = -1, counts_left = 0, ended = 0, lats = -1, last_mlat = -1;
 	size_t end_phases, end_probes;
 	const char *why = NULL;
 
@@ -224,8 +229,10 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 				f->version = 1;
 			else if (!strcmp(line, "tierlab-memtiming 2"))
 				f->version = 2;
+			else if (!strcmp(line, "tierlab-memtiming 3"))
+				f->version = 3;
 			else
-				why = "not a version 1 or 2 memtiming report (want 'tierlab-memtiming 2')";
+				why = "not a version 1, 2 or 3 memtiming report (want 'tierlab-memtiming 3')";
 		} else if (!strncmp(line, "msc ", 4)) {
 			char pol[8];
 			int idx;
@@ -290,6 +297,21 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 			else {
 				f->lat_ns[lats] = u1;
 				f->delay_ns[lats++] = a;
+			}
+		} else if (!strncmp(line, "msc_lat ", 8)) {
+			bool scanned = SCAN(line, n, "msc_lat id=%d ns=%u delay_ns=%llu", &i1, &u1, &a);
+			int idx = -1;
+
+			for (int i = 0; scanned && i < f->nnodes; i++)
+				if (f->node[i].id == i1)
+					idx = i;
+			if (f->version < 3 || lats != f->nnodes || f->nphases || idx < 0 || !u1 ||
+			    !f->msc[idx].size || f->msc_lat_ns[idx] || idx < last_mlat)
+				why = "msc_lat: malformed, not after the lat lines, not in node order, or of a node without a memory-side cache";
+			else {
+				f->msc_lat_ns[idx] = u1;
+				f->msc_delay_ns[idx] = a;
+				last_mlat = idx;
 			}
 		} else if (!strncmp(line, "phase ", 6)) {
 			struct mt_phase *p;
@@ -690,6 +712,16 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
 				 latency(t, i, &rl, &wl) ? "another" : "not given");
 			return -1;
 		}
+		if (f->delay) {
+			bool priced = f->msc[k].size && msc_latency(t, i, &rl, &wl);
+
+			if (priced ? fabs(rl - f->msc_lat_ns[k]) > 0.5 : f->msc_lat_ns[k] != 0) {
+				snprintf(err, errlen, "the plugin delays a hit in node %d's memory-side cache by %" PRIu32
+					 " ns (0: the node's latency), the topology prices it at %.0f ns",
+					 i, f->msc_lat_ns[k], priced ? rl : 0.0);
+				return -1;
+			}
+		}
 		k++;
 	}
 	if (k != f->nnodes) {
@@ -733,14 +765,24 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			      m->write_through ? "write-through" : "write-back");
 	}
 	if (f->delay) {
-		bool feasible = f->calib.done &&
-				mt_delay_feasible(f->dilation, f->lat_ns, f->nnodes, f->calib.ns_per_miss);
+		/* every wait: each node's latency and each priced cache's */
+		uint32_t lats[2 * MT_MAX_NODES];
+		int nl = 0;
+		bool feasible;
+
+		for (int i = 0; i < f->nnodes; i++) {
+			lats[nl++] = f->lat_ns[i];
+			if (f->msc_lat_ns[i])
+				lats[nl++] = f->msc_lat_ns[i];
+		}
+		feasible = f->calib.done && mt_delay_feasible(f->dilation, lats, nl, f->calib.ns_per_miss);
 
 		if (f->calib.done)
 			check(checks, feasible,
 			      "delay (experimental): calibrated by phase %u, %.1f host ns per miss over %" PRIu64
-			      " misses; dilation %g x every node's latency exceeds it (want: every delay > 0)",
-			      f->calib.phase, f->calib.ns_per_miss, f->calib.misses, f->dilation);
+			      " misses; dilation %g x every node's latency%s exceeds it (want: every delay > 0)",
+			      f->calib.phase, f->calib.ns_per_miss, f->calib.misses, f->dilation,
+			      nl > f->nnodes ? " and every priced memory-side cache's" : "");
 		else
 			check(checks, false, "delay (experimental): no calibration phase (chase's calibration walk): the delays are uncalibrated");
 	}

@@ -61,8 +61,9 @@ bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c);
  * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
  * of the nodes before it, in node order, as topo_qemu_args lays out the
  * memory backends), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
- * cache (acct_msc_of; refused with ACCT_DELAY); with ACCT_DELAY also delay=DILATION and a
- * lat=ID:NS per memory node, its HMAT read latency from CPU 0's node.
+ * cache (acct_msc_of); with ACCT_DELAY also delay=DILATION, a lat=ID:NS per
+ * memory node, its HMAT read latency from CPU 0's node, and an
+ * msc_lat=ID:NS per level-1 cache priced from there (its read latency).
  * Commas in paths are doubled, as QEMU's option syntax wants.  0, or -1
  * with why in @err (delay on a topology without those latencies, or
  * @mode off).
@@ -79,7 +80,7 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
  */
 int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset);
 
-/* The plugin's report, parsed (version 1 or 2). */
+/* The plugin's report, parsed (version 1, 2 or 3). */
 struct acct_file {
 	int version;
 	enum mt_rule rule;
@@ -98,6 +99,9 @@ struct acct_file {
 	struct mt_calib calib;
 	uint32_t lat_ns[MT_MAX_NODES];	/* by index into node[] */
 	uint64_t delay_ns[MT_MAX_NODES];
+	/* a priced level-1 memory-side cache's hit (msc_lat lines, version 3); 0 none */
+	uint32_t msc_lat_ns[MT_MAX_NODES];
+	uint64_t msc_delay_ns[MT_MAX_NODES];
 };
 
 /*
@@ -111,7 +115,7 @@ void acct_file_free(struct acct_file *f);
 /*
  * The plugin's node table against the topology's (what acct_plugin_arg
  * gives the plugin): the same memory nodes, ranges, memory-side caches
- * and, with delay injection, latencies.  0, or -1 with the first
+ * and, with delay injection, latencies (the nodes' and the priced caches').  0, or -1 with the first
  * difference in @err.
  */
 int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err, size_t errlen);

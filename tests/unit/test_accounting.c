@@ -178,7 +178,7 @@ TEST(accounting_parse_errors_name_the_line)
 	static const struct {
 		const char *from, *to, *want;
 	} cases[] = {
-		{ "tierlab-memtiming 1", "tierlab-memtiming 3", "memtiming-1.txt:1: not a version 1 or 2" },
+		{ "tierlab-memtiming 1", "tierlab-memtiming 4", "memtiming-1.txt:1: not a version 1, 2 or 3" },
 		/* version 1 has no memory-side caches */
 		{ "node id=1 start=0x40000000 size=0x40000000\n",
 		  "node id=1 start=0x40000000 size=0x40000000\nmsc id=1 size=268435456 ways=1 line=64 policy=wb\n",
@@ -662,7 +662,10 @@ static const char memside_yaml[] =
 	"  - {initiator: 0, target: 1, read_latency_ns: 400, write_latency_ns: 180, read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n"
 	"  - {initiator: 1, target: 0, read_latency_ns: 400, write_latency_ns: 180, read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n";
 
-/* Each node's level-1 memory-side cache reaches the plugin; delay does not model them. */
+/*
+ * Each node's level-1 memory-side cache reaches the plugin; with delay, a
+ * cache priced from CPU 0's node (node 0's) its read latency, msc_lat=.
+ */
 TEST(accounting_msc_plugin_arg)
 {
 	struct topo *t = load(memside_yaml);
@@ -679,8 +682,10 @@ TEST(accounting_msc_plugin_arg)
 	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
 	CHECK(sb.s && strstr(sb.s, ",llc_line=64,msc=0:268435456:1:64:wb,msc=1:268435456:16:64:wt") != NULL);
 	sb_free(&sb);
-	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_PLAIN, "o", ACCT_DELAY, &sb, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "node 0 has a memory-side cache, which delay injection does not model") != NULL);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_PLAIN, "o", ACCT_DELAY, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, ",msc=1:268435456:16:64:wt,delay=24,lat=0:305,lat=1:400,msc_lat=0:81") != NULL);
+	/* node 1's cache has no figures from CPU 0's node: its hits wait the node's latency */
+	CHECK(sb.s && strstr(sb.s, "msc_lat=1") == NULL);
 	sb_free(&sb);
 	/* a cache the plugin cannot hold names the node and the key */
 	t->node[0].cache[0].line = 8;
@@ -906,4 +911,70 @@ TEST(accounting_wrong_address_rule_caught_by_probes)
 				free(f.probe);
 				free(t);
 			}
+}
+
+/*
+ * Delay with memory-side caches: the plugin's msc_lat lines (version 3)
+ * read back, checked against the topology's priced caches (node 0's, 81
+ * ns; node 1's has no figures from CPU 0's node, so none), and in the
+ * calibration check's feasibility.
+ */
+TEST(accounting_delay_with_msc_round_trip)
+{
+	struct topo *t = load(memside_yaml);
+	struct mt_config cfg = { .map = { .n = 2, .node = { { 0, 0, 1ULL << 30 }, { 1, 1ULL << 30, 1ULL << 30 } },
+					  .rule = MT_RULE_DOUBLED },
+				 .llc_size = 28835840, .llc_ways = 11, .llc_line = 64, .out = "x",
+				 .dilation = 24, .lat_ns = { 305, 400 }, .msc_lat_ns = { 81, 0 } };
+	struct mt_calib cal = { true, 1, 320969672, 1048875, 306.013, 0 };
+	struct mt_phase ph = { .id = 4, .closed = true };
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char *text = NULL, err[256];
+	size_t len = 0;
+	FILE *m;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	acct_msc_of(t, 0, &cfg.msc[0][0]);
+	acct_msc_of(t, 1, &cfg.msc[1][0]);
+	m = open_memstream(&text, &len);
+	CHECK(m != NULL);
+	if (!m) {
+		free(t);
+		return;
+	}
+	CHECK(mt_report_write(m, &cfg, &cal, &ph, 1, NULL, 0, 0) == 0);
+	fclose(m);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	CHECK(f.version == 3 && f.msc_lat_ns[0] == 81 && f.msc_lat_ns[1] == 0);
+	CHECK(f.msc_delay_ns[0] == mt_delay_ns(24, 81, 306.013));
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == 0);
+	acct_derive(&f, t, NULL, 0, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok delay (experimental): calibrated by phase 1, 306.0 host ns per miss over 1048875 misses; dilation 24 x every node's latency and every priced memory-side cache's exceeds it") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	/* a cache latency the topology does not give, or none where it does */
+	f.msc_lat_ns[0] = 86;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin delays a hit in node 0's memory-side cache by 86 ns (0: the node's latency), the topology prices it at 81 ns");
+	f.msc_lat_ns[0] = 0;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	f.msc_lat_ns[0] = 81;
+	f.msc_lat_ns[1] = 81;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin delays a hit in node 1's memory-side cache by 81 ns (0: the node's latency), the topology prices it at 0 ns");
+	acct_file_free(&f);
+	/* an msc_lat line of a node without a cache, or before the lat lines: malformed */
+	{
+		char *bad = xasprintf("%s", text);
+
+		memcpy(strstr(bad, "msc_lat id=0"), "msc_lat id=5", 12);
+		CHECK(acct_file_parse("m", bad, &f, err, sizeof(err)) == -1);
+		CHECK(strstr(err, "msc_lat: malformed") != NULL);
+		free(bad);
+	}
+	free(text);
+	free(t);
 }
