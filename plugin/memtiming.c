@@ -485,14 +485,18 @@ static int parse_lat(const char *v, int *id, uint32_t *ns)
 	return 0;
 }
 
-/* "ID:SIZE:WAYS:LINE:wb|wt", the cache's geometry checked; 0, or -1 with why in @why. */
-static int parse_msc(const char *v, int *id, struct mt_msc_cfg *c, char *why, size_t whylen)
+/*
+ * "ID:SIZE:WAYS:LINE:wb|wt" of key @key (msc, msc2, msc3), the cache's
+ * geometry checked; 0, or -1 with why in @why.
+ */
+static int parse_msc(const char *key, const char *v, int *id, struct mt_msc_cfg *c, char *why,
+		     size_t whylen)
 {
-	char buf[128], *f[5], *p;
+	char buf[128], *f[5], *p, prefix[8];
 	uint64_t a, ways, line;
 	int n = 0;
 
-	snprintf(why, whylen, "want msc=ID:SIZE:WAYS:LINE:wb|wt");
+	snprintf(why, whylen, "want %s=ID:SIZE:WAYS:LINE:wb|wt", key);
 	if (strlen(v) >= sizeof(buf))
 		return -1;
 	strcpy(buf, v);
@@ -511,14 +515,17 @@ static int parse_msc(const char *v, int *id, struct mt_msc_cfg *c, char *why, si
 	c->ways = (uint32_t)ways;
 	c->line = (uint32_t)line;
 	c->write_through = !strcmp(f[4], "wt");
-	return mt_cache_check("msc_", c->size, c->ways, c->line, why, whylen);
+	snprintf(prefix, sizeof(prefix), "%s_", key);
+	return mt_cache_check(prefix, c->size, c->ways, c->line, why, whylen);
 }
 
 int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen)
 {
-	/* msc= by node id, resolved against the nodes at the end (any order) */
-	int msc_id[MT_MAX_NODES], nmsc = 0, msc_arg[MT_MAX_NODES];
-	struct mt_msc_cfg msc[MT_MAX_NODES];
+	/* msc=, msc2=, msc3= by node id and level, resolved against the nodes at the end (any order) */
+	int msc_id[MT_MAX_NODES * MT_MSC_LEVELS], nmsc = 0, msc_arg[MT_MAX_NODES * MT_MSC_LEVELS];
+	int msc_level[MT_MAX_NODES * MT_MSC_LEVELS];
+	struct mt_msc_cfg msc[MT_MAX_NODES * MT_MSC_LEVELS];
+	static const char *const msc_key[MT_MSC_LEVELS] = { "msc", "msc2", "msc3" };
 	bool have_rule = false;
 	/* lat= by node id, checked against the nodes at the end (any order) */
 	int lat_id[MT_MAX_NODES], nlat = 0, lat_arg[MT_MAX_NODES];
@@ -636,29 +643,31 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			mlat_id[nmlat] = id;
 			mlat_ns[nmlat] = ns;
 			mlat_arg[nmlat++] = i + 1;
-		} else if (KEY("msc")) {
+		} else if (KEY("msc") || KEY("msc2") || KEY("msc3")) {
+			int level = KEY("msc") ? 1 : KEY("msc2") ? 2 : 3;
 			char why[160];
 			int id;
 
-			if (nmsc == MT_MAX_NODES) {
+			if (nmsc == MT_MAX_NODES * MT_MSC_LEVELS) {
 				snprintf(err, errlen, "argument %d '%s': more than %d memory-side caches", i + 1, a,
-					 MT_MAX_NODES);
+					 MT_MAX_NODES * MT_MSC_LEVELS);
 				return -1;
 			}
-			if (parse_msc(v, &id, &msc[nmsc], why, sizeof(why))) {
+			if (parse_msc(msc_key[level - 1], v, &id, &msc[nmsc], why, sizeof(why))) {
 				snprintf(err, errlen, "argument %d '%s': %s", i + 1, a, why);
 				return -1;
 			}
 			for (int k = 0; k < nmsc; k++)
-				if (msc_id[k] == id) {
-					snprintf(err, errlen, "argument %d '%s': node %d's memory-side cache given twice",
-						 i + 1, a, id);
+				if (msc_id[k] == id && msc_level[k] == level) {
+					snprintf(err, errlen, "argument %d '%s': node %d's memory-side cache%s given twice",
+						 i + 1, a, id, level == 1 ? "" : level == 2 ? " level 2" : " level 3");
 					return -1;
 				}
 			msc_id[nmsc] = id;
+			msc_level[nmsc] = level;
 			msc_arg[nmsc++] = i + 1;
 		} else {
-			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat, msc, msc_lat)",
+			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat, msc, msc2, msc3, msc_lat)",
 				 i + 1, a);
 			return -1;
 		}
@@ -697,16 +706,29 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			if (cfg->map.node[i].id == msc_id[k])
 				j = i;
 		if (j < 0) {
-			snprintf(err, errlen, "argument %d 'msc=%d:...': no node=%d", msc_arg[k], msc_id[k],
-				 msc_id[k]);
+			snprintf(err, errlen, "argument %d '%s=%d:...': no node=%d", msc_arg[k],
+				 msc_key[msc_level[k] - 1], msc_id[k], msc_id[k]);
 			return -1;
 		}
 		if (msc[k].size >= cfg->map.node[j].size) {
-			snprintf(err, errlen, "argument %d 'msc=%d:%" PRIu64 ":...': not smaller than node %d's memory",
-				 msc_arg[k], msc_id[k], msc[k].size, msc_id[k]);
+			snprintf(err, errlen, "argument %d '%s=%d:%" PRIu64 ":...': not smaller than node %d's memory",
+				 msc_arg[k], msc_key[msc_level[k] - 1], msc_id[k], msc[k].size, msc_id[k]);
 			return -1;
 		}
-		cfg->msc[j][0] = msc[k];
+		cfg->msc[j][msc_level[k] - 1] = msc[k];
+	}
+	/* a node's levels are 1..n: a deeper one needs the one in front of it */
+	for (int k = 0; k < nmsc; k++) {
+		int j = 0;
+
+		while (cfg->map.node[j].id != msc_id[k])
+			j++;
+		if (msc_level[k] > 1 && !cfg->msc[j][msc_level[k] - 2].size) {
+			snprintf(err, errlen, "argument %d '%s=%d:...': node %d has no level-%d cache (%s=%d:...)",
+				 msc_arg[k], msc_key[msc_level[k] - 1], msc_id[k], msc_id[k], msc_level[k] - 1,
+				 msc_key[msc_level[k] - 2], msc_id[k]);
+			return -1;
+		}
 	}
 	for (int k = 0; k < nmlat; k++) {
 		int j = -1;
@@ -800,9 +822,11 @@ static void count_line(FILE *f, size_t seq, const char *node, const struct mt_co
 {
 	fprintf(f, "count phase=%zu node=%s reads=%" PRIu64 " writes=%" PRIu64
 		" misses=%" PRIu64 " writebacks=%" PRIu64 " msc_hits=%" PRIu64
-		" msc_writebacks=%" PRIu64 "\n",
+		" msc_writebacks=%" PRIu64 " msc2_hits=%" PRIu64 " msc2_writebacks=%" PRIu64
+		" msc3_hits=%" PRIu64 " msc3_writebacks=%" PRIu64 "\n",
 		seq, node, c->reads, c->writes, c->misses, c->writebacks, c->msc_hits[0],
-		c->msc_writebacks[0]);
+		c->msc_writebacks[0], c->msc_hits[1], c->msc_writebacks[1], c->msc_hits[2],
+		c->msc_writebacks[2]);
 }
 
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,
@@ -818,10 +842,11 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib 
 		fprintf(f, "node id=%d start=0x%" PRIx64 " size=0x%" PRIx64 "\n",
 			cfg->map.node[i].id, cfg->map.node[i].start, cfg->map.node[i].size);
 	for (int i = 0; i < cfg->map.n; i++)
-		if (cfg->msc[i][0].size)
-			fprintf(f, "msc id=%d size=%" PRIu64 " ways=%" PRIu32 " line=%" PRIu32 " policy=%s\n",
-				cfg->map.node[i].id, cfg->msc[i][0].size, cfg->msc[i][0].ways,
-				cfg->msc[i][0].line, cfg->msc[i][0].write_through ? "wt" : "wb");
+		for (int k = 0; k < MT_MSC_LEVELS && cfg->msc[i][k].size; k++)
+			fprintf(f, "msc id=%d level=%d size=%" PRIu64 " ways=%" PRIu32 " line=%" PRIu32
+				" policy=%s\n", cfg->map.node[i].id, k + 1, cfg->msc[i][k].size,
+				cfg->msc[i][k].ways, cfg->msc[i][k].line,
+				cfg->msc[i][k].write_through ? "wt" : "wb");
 	if (cfg->dilation) {
 		if (!calib)
 			calib = &none;

@@ -175,7 +175,9 @@ struct mt_config {
  * llc_line=BYTES; for delay injection delay=DILATION (1 to 1000) and
  * lat=ID:NS for every node (a lat= without delay=, or delay= without a
  * lat= for each node, is an error); msc=ID:SIZE:WAYS:LINE:wb|wt for a
- * node's level-1 memory-side cache; with delay=, msc_lat=ID:NS for a
+ * node's level-1 memory-side cache, msc2= and msc3= (the same form) for its
+ * level 2 and 3 (each needs the level in front of it); with delay=,
+ * msc_lat=ID:NS for a
  * level-1 cache whose hits wait their own latency (else a hit waits the
  * node's).  0, or -1 with "argument N 'text': why" (or "missing ...") in
  * @err.
@@ -373,7 +375,9 @@ struct mt_calib {
  * "phase" line and one "count" line per node (and "none") per phase, one
  * "probe" line per address probe, and "end" with the totals.  Version 2
  * added the msc lines, each count's msc_hits and msc_writebacks and the
- * delay line's dropped_ns; version 3 the msc_lat lines.
+ * delay line's dropped_ns; version 3 the msc lines' level=, the counts of
+ * levels 2 and 3 (msc2_hits, msc2_writebacks, msc3_hits, msc3_writebacks)
+ * and the msc_lat lines.
  * Returns 0, -1 on a write error.
  */
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,

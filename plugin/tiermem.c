@@ -14,10 +14,12 @@
  * or ends (XX 2) phase YY, or asks for the address of the vCPU's next access
  * (XX 3, a probe the guest compares with /proc/self/pagemap).
  *
- * Memory-side caches (msc=ID:SIZE:WAYS:LINE:wb|wt, HMAT's): an LLC miss
- * to such a node is looked up in the node's cache, an LLC write-back lands
- * in it (mt_hier_access).  Each node's cache is one structure shared by
- * every vCPU (struct mt_memside), as the machine's is.
+ * Memory-side caches (msc=ID:SIZE:WAYS:LINE:wb|wt, HMAT's; msc2=, msc3=
+ * for levels 2 and 3): an LLC miss to such a node is looked up in the
+ * node's level 1, then level 2, then 3, an LLC write-back lands in level 1
+ * and what leaves a level goes on to the next (mt_hier_access).  Each
+ * node's cache is one structure shared by every vCPU (struct mt_memside),
+ * as the machine's is.
  *
  * No locks on the hot path: each vCPU has its own LLC and counters (under
  * MTTCG a vCPU's callbacks run on its own thread); the memory-side caches

@@ -72,17 +72,20 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 		snprintf(err, errlen, "--memory-timing off loads no plugin");
 		return -1;
 	}
-	for (int i = 0; i < t->nnodes; i++) {
-		struct mt_msc_cfg c;
-		char why[200];
+	for (int i = 0; i < t->nnodes; i++)
+		for (int k = 1; k <= MT_MSC_LEVELS; k++) {
+			struct mt_msc_cfg c;
+			char why[200], prefix[8];
 
-		if (!t->node[i].mem_bytes || !acct_msc_of(t, i, &c))
-			continue;
-		if (mt_cache_check("msc_", c.size, c.ways, c.line, why, sizeof(why))) {
-			snprintf(err, errlen, "node %d's memory-side cache cannot be simulated: %s", i, why);
-			return -1;
+			if (!t->node[i].mem_bytes || !acct_msc_level_of(t, i, k, &c))
+				continue;
+			snprintf(prefix, sizeof(prefix), k == 1 ? "msc_" : "msc%d_", k);
+			if (mt_cache_check(prefix, c.size, c.ways, c.line, why, sizeof(why))) {
+				snprintf(err, errlen, "node %d's memory-side cache%s cannot be simulated: %s", i,
+					 k == 1 ? "" : k == 2 ? " level 2" : " level 3", why);
+				return -1;
+			}
 		}
-	}
 	for (int i = 0; mode == ACCT_DELAY && i < t->nnodes; i++) {
 		double rl, wl;
 
@@ -108,13 +111,15 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 	else
 		sb_printf(sb, ",llc_size=%llu,llc_ways=%d,llc_line=%d", (unsigned long long)MT_LLC_DEFAULT_SIZE,
 			  MT_LLC_DEFAULT_WAYS, MT_LLC_DEFAULT_LINE);
-	for (int i = 0; i < t->nnodes; i++) {
-		struct mt_msc_cfg c;
+	for (int i = 0; i < t->nnodes; i++)
+		for (int k = 1; k <= MT_MSC_LEVELS; k++) {
+			struct mt_msc_cfg c;
 
-		if (t->node[i].mem_bytes && acct_msc_of(t, i, &c))
-			sb_printf(sb, ",msc=%d:%llu:%u:%u:%s", i, (unsigned long long)c.size, c.ways, c.line,
-				  c.write_through ? "wt" : "wb");
-	}
+			if (t->node[i].mem_bytes && acct_msc_level_of(t, i, k, &c))
+				sb_printf(sb, ",msc%.0d=%d:%llu:%u:%u:%s", k == 1 ? 0 : k, i,
+					  (unsigned long long)c.size, c.ways, c.line,
+					  c.write_through ? "wt" : "wb");
+		}
 	if (mode != ACCT_DELAY)
 		return 0;
 	sb_printf(sb, ",delay=%d", ACCT_DELAY_DILATION);
@@ -163,12 +168,18 @@ int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset)
 
 bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c)
 {
+	return acct_msc_level_of(t, node, 1, c);
+}
+
+bool acct_msc_level_of(const struct topo *t, int node, int level, struct mt_msc_cfg *c)
+{
 	const struct topo_cache *k;
 
 	memset(c, 0, sizeof(*c));
-	if (node < 0 || node >= t->nnodes || t->node[node].ncache < 1)
+	if (node < 0 || node >= t->nnodes || level < 1 || level > MT_MSC_LEVELS ||
+	    t->node[node].ncache < level)
 		return false;
-	k = &t->node[node].cache[0];	/* level 1: deeper levels are not simulated */
+	k = &t->node[node].cache[level - 1];	/* the topology lists levels 1, 2, 3 in order */
 	c->size = k->size;
 	c->line = k->line;
 	c->ways = k->assoc == TOPO_ASSOC_direct ? 1 : ACCT_MSC_WAYS_NOT_DIRECT;
@@ -237,19 +248,25 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 			char pol[8];
 			int idx;
 
-			if (f->version < 2 || f->nnodes != nodes_declared || f->delay || f->nphases ||
-			    !SCAN(line, n, "msc id=%d size=%llu ways=%u line=%u policy=%7s", &i1, &a, &u1, &u2, pol) ||
-			    (strcmp(pol, "wb") && strcmp(pol, "wt")))
+			int level = 1;
+			bool scanned = f->version >= 3 ?
+				SCAN(line, n, "msc id=%d level=%d size=%llu ways=%u line=%u policy=%7s", &i1, &level,
+				     &a, &u1, &u2, pol) :
+				SCAN(line, n, "msc id=%d size=%llu ways=%u line=%u policy=%7s", &i1, &a, &u1, &u2, pol);
+
+			if (f->version < 2 || f->nnodes != nodes_declared || f->delay || f->nphases || !scanned ||
+			    (strcmp(pol, "wb") && strcmp(pol, "wt")) || level < 1 || level > MT_MSC_LEVELS)
 				why = "msc: malformed, or not after the nodes";
 			else {
 				idx = -1;
 				for (int i = 0; i < f->nnodes; i++)
 					if (f->node[i].id == i1)
 						idx = i;
-				if (idx < 0 || f->msc[idx].size)
-					why = "msc: of an unknown node, or repeated";
+				if (idx < 0 || f->msc[idx][level - 1].size ||
+				    (level > 1 && !f->msc[idx][level - 2].size))
+					why = "msc: of an unknown node, repeated, or a level without the one in front of it";
 				else
-					f->msc[idx] = (struct mt_msc_cfg){ a, u1, u2, !strcmp(pol, "wt") };
+					f->msc[idx][level - 1] = (struct mt_msc_cfg){ a, u1, u2, !strcmp(pol, "wt") };
 			}
 		} else if (!strncmp(line, "config ", 7)) {
 			if (nodes_declared >= 0 ||
@@ -306,7 +323,7 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 				if (f->node[i].id == i1)
 					idx = i;
 			if (f->version < 3 || lats != f->nnodes || f->nphases || idx < 0 || !u1 ||
-			    !f->msc[idx].size || f->msc_lat_ns[idx] || idx < last_mlat)
+			    !f->msc[idx][0].size || f->msc_lat_ns[idx] || idx < last_mlat)
 				why = "msc_lat: malformed, not after the lat lines, not in node order, or of a node without a memory-side cache";
 			else {
 				f->msc_lat_ns[idx] = u1;
@@ -333,10 +350,13 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 		} else if (!strncmp(line, "count ", 6)) {
 			int idx = -1;
 
-			unsigned long long h = 0, w = 0;
-			bool scanned = f->version >= 2 ?
+			unsigned long long h[MT_MSC_LEVELS] = { 0 }, w[MT_MSC_LEVELS] = { 0 };
+			bool scanned = f->version >= 3 ?
+				SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu msc_hits=%llu msc_writebacks=%llu msc2_hits=%llu msc2_writebacks=%llu msc3_hits=%llu msc3_writebacks=%llu",
+				     &seq, nodeid, &a, &b, &c, &d, &h[0], &w[0], &h[1], &w[1], &h[2], &w[2]) :
+				f->version == 2 ?
 				SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu msc_hits=%llu msc_writebacks=%llu",
-				     &seq, nodeid, &a, &b, &c, &d, &h, &w) :
+				     &seq, nodeid, &a, &b, &c, &d, &h[0], &w[0]) :
 				SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu",
 				     &seq, nodeid, &a, &b, &c, &d);
 
@@ -349,9 +369,18 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 				/* counts come in node order, then none */
 				if (idx != (counts_left == 1 ? MT_NODE_NONE : f->nnodes + 1 - counts_left))
 					why = "count: not in node order (the nodes, then none)";
-				else if (h > c || (idx != MT_NODE_NONE && !f->msc[idx].size && (h || w)))
-					why = "count: more memory-side cache hits than misses, or counts of a cache the node has not";
-				*k = (struct mt_count){ a, b, c, d, { h }, { w } };
+				else {
+					/* each level serves at most the misses the levels in front of it left */
+					unsigned long long left = c;
+
+					for (int l = 0; l < MT_MSC_LEVELS && !why; l++) {
+						if (h[l] > left ||
+						    ((idx == MT_NODE_NONE || !f->msc[idx][l].size) && (h[l] || w[l])))
+							why = "count: more memory-side cache hits than misses, or counts of a cache the node has not";
+						left -= h[l] <= left ? h[l] : left;
+					}
+				}
+				*k = (struct mt_count){ a, b, c, d, { h[0], h[1], h[2] }, { w[0], w[1], w[2] } };
 				counts_left--;
 			}
 		} else if (!strncmp(line, "probe ", 6)) {
@@ -592,9 +621,14 @@ static bool price(const struct acct_file *f, const struct topo *t, const struct 
 		if (latency(t, f->node[i].id, &rl, &wl)) {
 			r = (double)c->misses * rl;
 			w = (double)c->writebacks * wl;
-			if (f->msc[i].size && msc_latency(t, f->node[i].id, &crl, &cwl)) {
+			/*
+			 * level 1 priced: its hits at its figures, every other miss
+			 * (a deeper level's hits too: no figures) at the node's; each
+			 * write leaving level 1 at the node's write latency, once
+			 */
+			if (f->msc[i][0].size && msc_latency(t, f->node[i].id, &crl, &cwl)) {
 				r = (double)c->msc_hits[0] * crl + (double)(c->misses - c->msc_hits[0]) * rl;
-				w = f->msc[i].write_through ? (double)c->msc_writebacks[0] * wl :
+				w = f->msc[i][0].write_through ? (double)c->msc_writebacks[0] * wl :
 					(double)c->writebacks * cwl + (double)c->msc_writebacks[0] * wl;
 			}
 			*cost += r + w;
@@ -628,17 +662,25 @@ static void group_rows(const struct acct_file *f, const struct topo *t, const st
 		row(rows, l, metric, (double)c->misses, "count");
 		snprintf(metric, sizeof(metric), "llc_writebacks_node%d", nid);
 		row(rows, l, metric, (double)c->writebacks, "count");
-		if (f->msc[i].size) {
-			snprintf(metric, sizeof(metric), "msc_hits_node%d", nid);
-			row(rows, l, metric, (double)c->msc_hits[0], "count");
-			snprintf(metric, sizeof(metric), "msc_misses_node%d", nid);
-			row(rows, l, metric, (double)(c->misses - c->msc_hits[0]), "count");
-			snprintf(metric, sizeof(metric), "msc_writebacks_node%d", nid);
-			row(rows, l, metric, (double)c->msc_writebacks[0], "count");
-			if (c->misses) {
-				snprintf(metric, sizeof(metric), "msc_hit_share_node%d", nid);
-				row(rows, l, metric, (double)c->msc_hits[0] / (double)c->misses, "ratio");
+		/* level 1 msc_*, deeper levels msc2_*, msc3_*: each level's share of the misses reaching it */
+		uint64_t reach = 0;	/* the hits of the levels in front */
+
+		for (int k = 0; k < MT_MSC_LEVELS && f->msc[i][k].size; k++) {
+			char pre[8];
+			uint64_t in = c->misses - reach;
+
+			snprintf(pre, sizeof(pre), k ? "msc%d" : "msc", k + 1);
+			snprintf(metric, sizeof(metric), "%s_hits_node%d", pre, nid);
+			row(rows, l, metric, (double)c->msc_hits[k], "count");
+			snprintf(metric, sizeof(metric), "%s_misses_node%d", pre, nid);
+			row(rows, l, metric, (double)(in - c->msc_hits[k]), "count");
+			snprintf(metric, sizeof(metric), "%s_writebacks_node%d", pre, nid);
+			row(rows, l, metric, (double)c->msc_writebacks[k], "count");
+			if (in) {
+				snprintf(metric, sizeof(metric), "%s_hit_share_node%d", pre, nid);
+				row(rows, l, metric, (double)c->msc_hits[k] / (double)in, "ratio");
 			}
+			reach += c->msc_hits[k];
 		}
 		if (misses) {
 			snprintf(metric, sizeof(metric), "llc_miss_share_node%d", nid);
@@ -692,18 +734,23 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
 			return -1;
 		}
 		{
-			const struct mt_msc_cfg *got = &f->msc[k];
-			struct mt_msc_cfg want;
+			for (int lv = 1; lv <= MT_MSC_LEVELS; lv++) {
+				const struct mt_msc_cfg *got = &f->msc[k][lv - 1];
+				struct mt_msc_cfg want;
+				char lvs[16] = "";
 
-			acct_msc_of(t, i, &want);
-			if (got->size != want.size || got->ways != want.ways || got->line != want.line ||
-			    got->write_through != want.write_through) {
-				snprintf(err, errlen, "the plugin's memory-side cache of node %d: size %" PRIu64
-					 " ways %" PRIu32 " line %" PRIu32 " %s, the topology's: size %" PRIu64
-					 " ways %" PRIu32 " line %" PRIu32 " %s", i, got->size, got->ways, got->line,
-					 got->write_through ? "wt" : "wb", want.size, want.ways, want.line,
-					 want.write_through ? "wt" : "wb");
-				return -1;
+				acct_msc_level_of(t, i, lv, &want);
+				if (lv > 1)
+					snprintf(lvs, sizeof(lvs), ", level %d", lv);
+				if (got->size != want.size || got->ways != want.ways || got->line != want.line ||
+				    got->write_through != want.write_through) {
+					snprintf(err, errlen, "the plugin's memory-side cache of node %d%s: size %" PRIu64
+						 " ways %" PRIu32 " line %" PRIu32 " %s, the topology's: size %" PRIu64
+						 " ways %" PRIu32 " line %" PRIu32 " %s", i, lvs, got->size, got->ways,
+						 got->line, got->write_through ? "wt" : "wb", want.size, want.ways,
+						 want.line, want.write_through ? "wt" : "wb");
+					return -1;
+				}
 			}
 		}
 		if (f->delay && (!latency(t, i, &rl, &wl) || fabs(rl - f->lat_ns[k]) > 0.5)) {
@@ -713,7 +760,7 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
 			return -1;
 		}
 		if (f->delay) {
-			bool priced = f->msc[k].size && msc_latency(t, i, &rl, &wl);
+			bool priced = f->msc[k][0].size && msc_latency(t, i, &rl, &wl);
 
 			if (priced ? fabs(rl - f->msc_lat_ns[k]) > 0.5 : f->msc_lat_ns[k] != 0) {
 				snprintf(err, errlen, "the plugin delays a hit in node %d's memory-side cache by %" PRIu32
@@ -748,11 +795,19 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 		check(checks, true, "node table: the plugin's %d memory nodes are the topology's (ids, RAM ranges, memory-side caches%s)",
 		      f->nnodes, f->delay ? ", read latencies" : "");
 	for (int i = 0; i < f->nnodes; i++) {
-		const struct mt_msc_cfg *m = &f->msc[i];
+		const struct mt_msc_cfg *m = &f->msc[i][0];
 		double crl, cwl;
 
 		if (!m->size)
 			continue;
+		for (int k = 1; k < MT_MSC_LEVELS && f->msc[i][k].size; k++) {
+			const struct mt_msc_cfg *d = &f->msc[i][k];
+
+			check(checks, true, "memory-side cache of node %d, level %d (%" PRIu64 " bytes, %" PRIu32
+			      " way%s, %" PRIu32 "-byte lines, %s): simulated behind level %d, one cache shared by the vCPUs; its hits counted (msc%d_* rows), priced as the node's memory (the topology gives figures for level 1 only), what enters it or leaves it for the memory adds no cost",
+			      f->node[i].id, k + 1, d->size, d->ways, d->ways == 1 ? "" : "s", d->line,
+			      d->write_through ? "write-through" : "write-back", k, k + 1);
+		}
 		if (msc_latency(t, f->node[i].id, &crl, &cwl))
 			check(checks, true, "memory-side cache of node %d (%" PRIu64 " bytes, %" PRIu32 " way%s, %" PRIu32
 			      "-byte lines, %s): simulated, one cache shared by the vCPUs; a hit is priced at its HMAT figures, %.0f ns read, %.0f ns write",
@@ -869,7 +924,7 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			if (!strcmp(l.scenario, "msc")) {
 				double hits = bi >= 0 ? (double)ph->count[bi].msc_hits[0] : 0, cycle = l.loads / 2.0;
 
-				if (bi >= 0 && f->msc[bi].size)
+				if (bi >= 0 && f->msc[bi][0].size)
 					check(checks, hits >= 0.5 * cycle && hits <= 1.01 * cycle,
 					      "chase bound to node %d, memory-side cache walk: %.0f hits in its cache for 2 cycles of %.0f loads (want from half a cycle to one, 1 %% over for the kernel's)",
 					      l.bound, hits, cycle);

@@ -55,6 +55,8 @@ int acct_mode_parse(const char *s, enum acct_mode *mode, char *err, size_t errle
  * write-through, else write-back).  false when the node has none.
  */
 bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c);
+/* The same for level @level (1..MT_MSC_LEVELS); false when the node has no such level. */
+bool acct_msc_level_of(const struct topo *t, int node, int level, struct mt_msc_cfg *c);
 
 /*
  * The value of QEMU's -plugin option: file=PLUGIN,out=OUT,rule=R, one
@@ -88,7 +90,7 @@ struct acct_file {
 	uint32_t llc_ways, llc_line;
 	int nnodes;
 	struct mt_node node[MT_MAX_NODES];
-	struct mt_msc_cfg msc[MT_MAX_NODES];	/* by index into node[]; size 0 none */
+	struct mt_msc_cfg msc[MT_MAX_NODES][MT_MSC_LEVELS];	/* [index into node[]][level - 1]; size 0 none */
 	size_t nphases, nprobes;
 	struct mt_phase *phase;	/* count[i] is node[i]'s; count[MT_NODE_NONE] none's */
 	struct mt_probe *probe;

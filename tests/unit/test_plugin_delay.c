@@ -178,6 +178,9 @@ TEST(plugin_delay_with_a_memside_cache)
 	CHECK(at == MT_AT_LLC && mt_delay_of(&cfg, delay_ns, msc_delay_ns, 1, at) == 0);
 	at = mt_hier_access(&h, &cfg.map, 0, 64, false, cnt);
 	CHECK(at == MT_AT_MEMORY && mt_delay_of(&cfg, delay_ns, msc_delay_ns, 0, at) == delay_ns[0]);
+	/* a deeper level's hit has no figures of its own: the node's wait */
+	CHECK(mt_delay_of(&cfg, delay_ns, msc_delay_ns, 1, MT_AT_MSC2) == delay_ns[1]);
+	CHECK(mt_delay_of(&cfg, delay_ns, msc_delay_ns, 1, MT_AT_MSC3) == delay_ns[1]);
 	/* without msc_lat= the cache is not priced: its hits wait the node's latency */
 	cfg.msc_lat_ns[1] = 0;
 	CHECK(mt_delay_of(&cfg, delay_ns, msc_delay_ns, 1, MT_AT_MSC) == delay_ns[1]);

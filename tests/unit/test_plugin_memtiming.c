@@ -371,8 +371,8 @@ TEST(plugin_msc_report_lines)
 	CHECK(mt_report_write(m, &cfg, NULL, &ph, 1, NULL, 0, 0) == 0);
 	fclose(m);
 	CHECK(strncmp(text, "tierlab-memtiming 3\n", 20) == 0);
-	CHECK(strstr(text, "\nnode id=1 start=0x40000000 size=0x40000000\nmsc id=1 size=1024 ways=1 line=64 policy=wb\nphase") != NULL);
-	CHECK(strstr(text, "\ncount phase=1 node=1 reads=10 writes=2 misses=8 writebacks=1 msc_hits=5 msc_writebacks=1\n") != NULL);
+	CHECK(strstr(text, "\nnode id=1 start=0x40000000 size=0x40000000\nmsc id=1 level=1 size=1024 ways=1 line=64 policy=wb\nphase") != NULL);
+	CHECK(strstr(text, "\ncount phase=1 node=1 reads=10 writes=2 misses=8 writebacks=1 msc_hits=5 msc_writebacks=1 msc2_hits=0 msc2_writebacks=0 msc3_hits=0 msc3_writebacks=0\n") != NULL);
 	free(text);
 }
 
@@ -498,4 +498,158 @@ TEST(plugin_cache_flush_after_a_race)
 	for (uint32_t k = 0; k < c.sets * c.ways; k++)
 		CHECK(c.way[k] == MT_LLC_EMPTY);
 	mt_llc_free(&c);
+}
+
+/*
+ * Levels 2 and 3: node 1's level 1 of 16 lines (direct), level 2 of 64
+ * and, in the second half, level 3 of 128 behind a level 2 of 32.  A line
+ * level 1 misses is looked up in level 2, then level 3, then the memory;
+ * each level allocates what it missed.
+ */
+static struct mt_config levels_cfg(uint64_t l2, bool l2_wt, uint64_t l3)
+{
+	struct mt_config cfg = msc_cfg(false, 1);
+
+	cfg.msc[1][1] = (struct mt_msc_cfg){ l2, 1, 64, l2_wt };
+	if (l3)
+		cfg.msc[1][2] = (struct mt_msc_cfg){ l3, 1, 64, false };
+	return cfg;
+}
+
+TEST(plugin_msc_levels_chain)
+{
+	struct mt_config cfg = levels_cfg(4096, false, 0);
+	struct mt_count cnt[MT_MAX_NODES + 1] = { 0 };
+	int at[MT_AT_MEMORY + 1] = { 0 };
+	struct mt_memside ms;
+	struct mt_hier h;
+
+	CHECK(hier_init(&h, &ms, &cfg) == 0);
+	CHECK(ms.node[1].nlevels == 2 && ms.node[1].level[1].sets == 64);
+	/*
+	 * 32 lines, twice: the first pass misses everywhere; in the second
+	 * level 1 misses them all (lines 16 apart take one slot), level 2
+	 * holds them all
+	 */
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t l = 0; l < 32; l++)
+			at[mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, false, cnt)]++;
+	CHECK(at[MT_AT_MEMORY] == 32 && at[MT_AT_MSC2] == 32 && at[MT_AT_MSC] == 0);
+	CHECK(cnt[1].misses == 64 && cnt[1].msc_hits[0] == 0 && cnt[1].msc_hits[1] == 32);
+	/* 8 lines fit in level 1: served there, level 2 not asked */
+	mt_hier_flush(&h, &cfg.map, NULL);
+	memset(cnt, 0, sizeof(cnt));
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t l = 0; l < 8; l++)
+			mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, false, cnt);
+	CHECK(cnt[1].msc_hits[0] == 8 && cnt[1].msc_hits[1] == 0);
+	hier_free(&h, &ms);
+
+	/* three levels: 64 lines conflict in levels 1 and 2, level 3 holds them */
+	cfg = levels_cfg(2048, false, 8192);
+	memset(cnt, 0, sizeof(cnt));
+	memset(at, 0, sizeof(at));
+	CHECK(hier_init(&h, &ms, &cfg) == 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t l = 0; l < 64; l++)
+			at[mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, false, cnt)]++;
+	CHECK(at[MT_AT_MEMORY] == 64 && at[MT_AT_MSC3] == 64);
+	CHECK(cnt[1].msc_hits[0] == 0 && cnt[1].msc_hits[1] == 0 && cnt[1].msc_hits[2] == 64);
+	hier_free(&h, &ms);
+}
+
+/*
+ * Write-backs flow down: the LLC's into level 1, level 1's dirty
+ * evictions into level 2 (not the memory), level 2's to memory; at the
+ * flush each level's dirty lines go on to the next.  Every dirty line
+ * leaves each level once.  A write-through level 2 passes each write on.
+ */
+TEST(plugin_msc_levels_writeback_flow)
+{
+	struct mt_config cfg = levels_cfg(4096, false, 0);
+	struct mt_count cnt[MT_MAX_NODES + 1] = { 0 };
+	struct mt_memside ms;
+	struct mt_hier h;
+
+	CHECK(hier_init(&h, &ms, &cfg) == 0);
+	/* 32 dirty lines through a 4-line LLC and a 16-line level 1 */
+	for (uint64_t l = 0; l < 32; l++)
+		mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, true, cnt);
+	CHECK(cnt[1].writebacks == 28);
+	/* level 1 evicted dirty lines, into level 2, which holds all 32: none reached memory */
+	CHECK(cnt[1].msc_writebacks[0] > 0 && cnt[1].msc_writebacks[1] == 0);
+	/* line 0, dirty, pushed out of level 1 by line 16: level 2 has it */
+	CHECK(mt_hier_access(&h, &cfg.map, 1, GIB, false, cnt) == MT_AT_MSC2);
+	mt_hier_flush(&h, &cfg.map, cnt);
+	CHECK(cnt[1].writebacks == 32 && cnt[1].msc_writebacks[0] == 32 && cnt[1].msc_writebacks[1] == 32);
+	hier_free(&h, &ms);
+
+	/* level 2 too small: its own dirty evictions reach memory before the flush */
+	cfg = levels_cfg(2048, false, 0);
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(hier_init(&h, &ms, &cfg) == 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t l = 0; l < 64; l++)
+			mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, true, cnt);
+	CHECK(cnt[1].msc_writebacks[1] > 0);
+	mt_hier_flush(&h, &cfg.map, cnt);
+	/* each level passes on what it took: level 2's out = level 1's out, level 1's = the LLC's */
+	CHECK(cnt[1].msc_writebacks[0] == cnt[1].writebacks && cnt[1].msc_writebacks[1] == cnt[1].msc_writebacks[0]);
+	hier_free(&h, &ms);
+
+	/*
+	 * a write-back that pushes a dirty line out of level 1: line 0 leaves
+	 * the LLC first and takes level 1's slot from line 16 (clean there);
+	 * then line 16 leaves the LLC and pushes dirty line 0 into level 2
+	 */
+	cfg = levels_cfg(4096, false, 0);
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(hier_init(&h, &ms, &cfg) == 0);
+	mt_hier_access(&h, &cfg.map, 1, GIB + 0 * 64, true, cnt);
+	mt_hier_access(&h, &cfg.map, 1, GIB + 16 * 64, true, cnt);
+	for (uint64_t l = 1; l <= 4; l++)
+		mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, false, cnt);
+	CHECK(cnt[1].writebacks == 2 && cnt[1].msc_writebacks[0] == 1 && cnt[1].msc_writebacks[1] == 0);
+	mt_hier_flush(&h, &cfg.map, cnt);
+	/* both dirty lines reach memory, once each, through level 2 */
+	CHECK(cnt[1].msc_writebacks[0] == 2 && cnt[1].msc_writebacks[1] == 2);
+	hier_free(&h, &ms);
+
+	/* write-through level 2: every write level 1 passes on goes straight on to memory */
+	cfg = levels_cfg(4096, true, 0);
+	memset(cnt, 0, sizeof(cnt));
+	CHECK(hier_init(&h, &ms, &cfg) == 0);
+	for (uint64_t l = 0; l < 32; l++)
+		mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, true, cnt);
+	CHECK(cnt[1].msc_writebacks[1] == cnt[1].msc_writebacks[0] && cnt[1].msc_writebacks[0] > 0);
+	mt_hier_flush(&h, &cfg.map, cnt);
+	CHECK(cnt[1].msc_writebacks[0] == 32 && cnt[1].msc_writebacks[1] == 32);
+	hier_free(&h, &ms);
+}
+
+TEST(plugin_msc_level_args)
+{
+	char *good[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc2=0:0x2000000:16:64:wt",
+			 "msc=0:0x1000000:1:64:wb", "msc3=0:0x4000000:1:64:wb" };
+	char *no_l1[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc2=0:0x2000000:16:64:wb" };
+	char *no_l2[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc=0:4096:1:64:wb",
+			  "msc3=0:0x2000000:16:64:wb" };
+	char *bad[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc=0:4096:1:64:wb",
+			"msc2=0:8192:1:48:wb" };
+	char *twice[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "msc=0:4096:1:64:wb",
+			  "msc2=0:8192:1:64:wb", "msc2=0:8192:1:64:wb" };
+	struct mt_config cfg;
+	char err[200];
+
+	CHECK(mt_parse_args(6, good, &cfg, err, sizeof(err)) == 0);
+	CHECK(cfg.msc[0][0].size == 16 * MIB && cfg.msc[0][1].size == 32 * MIB && cfg.msc[0][1].write_through &&
+	      cfg.msc[0][1].ways == 16 && cfg.msc[0][2].size == 64 * MIB);
+	CHECK(mt_parse_args(4, no_l1, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'msc2=0:...': node 0 has no level-1 cache (msc=0:...)");
+	CHECK(mt_parse_args(5, no_l2, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 5 'msc3=0:...': node 0 has no level-2 cache (msc2=0:...)");
+	CHECK(mt_parse_args(5, bad, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 5 'msc2=0:8192:1:48:wb': msc2_line=48: must be a power of two from 8 to 4096");
+	CHECK(mt_parse_args(6, twice, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 6 'msc2=0:8192:1:64:wb': node 0's memory-side cache level 2 given twice");
 }
