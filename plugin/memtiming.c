@@ -229,7 +229,7 @@ int mt_memside_init(struct mt_memside *s, const struct mt_config *cfg, char *err
 	char why[200];
 
 	memset(s, 0, sizeof(*s));
-	for (int i = 0; i < cfg->map.n && i < MT_MAX_NODES; i++)
+	for (int i = 0; cfg->msc_sim && i < cfg->map.n && i < MT_MAX_NODES; i++)
 		for (int k = 0; k < MT_MSC_LEVELS && cfg->msc[i][k].size; k++) {
 			const struct mt_msc_cfg *m = &cfg->msc[i][k];
 			struct mt_msc_node *n = &s->node[i];
@@ -538,6 +538,7 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 	cfg->llc_size = MT_LLC_DEFAULT_SIZE;
 	cfg->llc_ways = MT_LLC_DEFAULT_WAYS;
 	cfg->llc_line = MT_LLC_DEFAULT_LINE;
+	cfg->msc_sim = true;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 		const char *v = eq ? eq + 1 : NULL;
@@ -625,6 +626,12 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			lat_id[nlat] = id;
 			lat_ns[nlat] = ns;
 			lat_arg[nlat++] = i + 1;
+		} else if (KEY("msc_sim")) {
+			if (strcmp(v, "0") && strcmp(v, "1")) {
+				snprintf(err, errlen, "argument %d '%s': msc_sim is 0 or 1", i + 1, a);
+				return -1;
+			}
+			cfg->msc_sim = !strcmp(v, "1");
 		} else if (KEY("msc_lat")) {
 			int id;
 			uint32_t ns;
@@ -667,7 +674,7 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			msc_level[nmsc] = level;
 			msc_arg[nmsc++] = i + 1;
 		} else {
-			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat, msc, msc2, msc3, msc_lat)",
+			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat, msc, msc2, msc3, msc_lat, msc_sim)",
 				 i + 1, a);
 			return -1;
 		}
@@ -836,8 +843,8 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib 
 	static const struct mt_calib none;
 	fprintf(f, "tierlab-memtiming %d\n", MT_REPORT_VERSION);
 	fprintf(f, "config rule=%s llc_size=%" PRIu64 " llc_ways=%" PRIu32 " llc_line=%" PRIu32
-		" nodes=%d\n", mt_rule_names[cfg->map.rule], cfg->llc_size, cfg->llc_ways,
-		cfg->llc_line, cfg->map.n);
+		" nodes=%d msc_sim=%d\n", mt_rule_names[cfg->map.rule], cfg->llc_size, cfg->llc_ways,
+		cfg->llc_line, cfg->map.n, cfg->msc_sim ? 1 : 0);
 	for (int i = 0; i < cfg->map.n; i++)
 		fprintf(f, "node id=%d start=0x%" PRIx64 " size=0x%" PRIx64 "\n",
 			cfg->map.node[i].id, cfg->map.node[i].start, cfg->map.node[i].size);

@@ -154,6 +154,13 @@ struct mt_config {
 	uint32_t llc_ways, llc_line;
 	/* [index into map.node][level - 1]; a node's levels are 1..n, in order */
 	struct mt_msc_cfg msc[MT_MAX_NODES][MT_MSC_LEVELS];
+	/*
+	 * msc_sim=0: the memory-side caches are described (msc= lines of the
+	 * report) but not simulated, every LLC miss goes to the memory: what
+	 * simulating them costs in host time, measured against the same boot
+	 * (make bench-lab, part msc).  Default true.
+	 */
+	bool msc_sim;
 	const char *out;	/* the report file */
 	/*
 	 * Delay injection (--memory-timing delay, experimental): 0 counts
@@ -179,8 +186,8 @@ struct mt_config {
  * level 2 and 3 (each needs the level in front of it); with delay=,
  * msc_lat=ID:NS for a
  * level-1 cache whose hits wait their own latency (else a hit waits the
- * node's).  0, or -1 with "argument N 'text': why" (or "missing ...") in
- * @err.
+ * node's); msc_sim=0|1 (default 1; 0: the caches not simulated).  0, or -1
+ * with "argument N 'text': why" (or "missing ...") in @err.
  */
 int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen);
 
@@ -214,7 +221,7 @@ struct mt_memside {
 	struct mt_msc_node node[MT_MAX_NODES];
 	unsigned int phase;
 };
-/* 0, or -1 with the reason (naming the node and level) in @err. */
+/* 0, or -1 with the reason (naming the node and level) in @err; with !cfg->msc_sim, no level. */
 int mt_memside_init(struct mt_memside *s, const struct mt_config *cfg, char *err, size_t errlen);
 void mt_memside_free(struct mt_memside *s);
 
@@ -375,7 +382,8 @@ struct mt_calib {
  * "phase" line and one "count" line per node (and "none") per phase, one
  * "probe" line per address probe, and "end" with the totals.  Version 2
  * added the msc lines, each count's msc_hits and msc_writebacks and the
- * delay line's dropped_ns; version 3 the msc lines' level=, the counts of
+ * delay line's dropped_ns; version 3 the config line's msc_sim=, the msc
+ * lines' level=, the counts of
  * levels 2 and 3 (msc2_hits, msc2_writebacks, msc3_hits, msc3_writebacks)
  * and the msc_lat lines.
  * Returns 0, -1 on a write error.

@@ -120,6 +120,17 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 					  (unsigned long long)c.size, c.ways, c.line,
 					  c.write_through ? "wt" : "wb");
 		}
+	/* make bench-lab's measure of what simulating them costs: the same boot without */
+	{
+		const char *sim = getenv("TIERLAB_MEMTIMING_MSC_SIM");
+		struct mt_msc_cfg c;
+		bool any = false;
+
+		for (int i = 0; i < t->nnodes; i++)
+			any |= t->node[i].mem_bytes && acct_msc_of(t, i, &c);
+		if (any && sim && !strcmp(sim, "0"))
+			sb_puts(sb, ",msc_sim=0");
+	}
 	if (mode != ACCT_DELAY)
 		return 0;
 	sb_printf(sb, ",delay=%d", ACCT_DELAY_DILATION);
@@ -269,9 +280,18 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 					f->msc[idx][level - 1] = (struct mt_msc_cfg){ a, u1, u2, !strcmp(pol, "wt") };
 			}
 		} else if (!strncmp(line, "config ", 7)) {
-			if (nodes_declared >= 0 ||
-			    !SCAN(line, n, "config rule=%15s llc_size=%llu llc_ways=%u llc_line=%u nodes=%d",
-				  rule, &a, &u1, &u2, &nodes_declared) ||
+			int sim = 1;
+			bool repeated = nodes_declared >= 0;
+			/* scanned only when first: the scan sets nodes_declared */
+			bool scanned = !repeated &&
+				(f->version >= 3 ?
+				 SCAN(line, n, "config rule=%15s llc_size=%llu llc_ways=%u llc_line=%u nodes=%d msc_sim=%d",
+				      rule, &a, &u1, &u2, &nodes_declared, &sim) :
+				 SCAN(line, n, "config rule=%15s llc_size=%llu llc_ways=%u llc_line=%u nodes=%d",
+				      rule, &a, &u1, &u2, &nodes_declared));
+
+			f->msc_sim = sim == 1;
+			if (repeated || !scanned || (sim != 0 && sim != 1) ||
 			    nodes_declared < 1 || nodes_declared > MT_MAX_NODES)
 				why = "config: malformed, repeated or a node count outside 1..16";
 			else if (!strcmp(rule, "plain") || !strcmp(rule, "doubled")) {
@@ -800,6 +820,11 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 
 		if (!m->size)
 			continue;
+		if (!f->msc_sim) {
+			check(checks, false, "memory-side caches of node %d: not simulated (msc_sim=0, TIERLAB_MEMTIMING_MSC_SIM=0: a measurement of their host cost), every LLC miss counted as the memory's",
+			      f->node[i].id);
+			continue;
+		}
 		for (int k = 1; k < MT_MSC_LEVELS && f->msc[i][k].size; k++) {
 			const struct mt_msc_cfg *d = &f->msc[i][k];
 

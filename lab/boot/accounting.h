@@ -66,6 +66,8 @@ bool acct_msc_level_of(const struct topo *t, int node, int level, struct mt_msc_
  * cache (acct_msc_of); with ACCT_DELAY also delay=DILATION, a lat=ID:NS per
  * memory node, its HMAT read latency from CPU 0's node, and an
  * msc_lat=ID:NS per level-1 cache priced from there (its read latency).
+ * With TIERLAB_MEMTIMING_MSC_SIM=0 in the environment (make bench-lab's
+ * part msc), msc_sim=0: the caches described, not simulated.
  * Commas in paths are doubled, as QEMU's option syntax wants.  0, or -1
  * with why in @err (delay on a topology without those latencies, or
  * @mode off).
@@ -88,6 +90,7 @@ struct acct_file {
 	enum mt_rule rule;
 	uint64_t llc_size;
 	uint32_t llc_ways, llc_line;
+	bool msc_sim;	/* the memory-side caches simulated (config's msc_sim=, version 3; else true) */
 	int nnodes;
 	struct mt_node node[MT_MAX_NODES];
 	struct mt_msc_cfg msc[MT_MAX_NODES][MT_MSC_LEVELS];	/* [index into node[]][level - 1]; size 0 none */

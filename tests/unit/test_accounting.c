@@ -925,7 +925,7 @@ TEST(accounting_delay_with_msc_round_trip)
 	struct mt_config cfg = { .map = { .n = 2, .node = { { 0, 0, 1ULL << 30 }, { 1, 1ULL << 30, 1ULL << 30 } },
 					  .rule = MT_RULE_DOUBLED },
 				 .llc_size = 28835840, .llc_ways = 11, .llc_line = 64, .out = "x",
-				 .dilation = 24, .lat_ns = { 305, 400 }, .msc_lat_ns = { 81, 0 } };
+				 .dilation = 24, .lat_ns = { 305, 400 }, .msc_lat_ns = { 81, 0 }, .msc_sim = true };
 	struct mt_calib cal = { true, 1, 320969672, 1048875, 306.013, 0 };
 	struct mt_phase ph = { .id = 4, .closed = true };
 	struct sbuf rows = { 0 }, checks = { 0 };
@@ -990,7 +990,7 @@ static const char memside2_yaml[] =
 
 static const char msc2_report[] =
 	"tierlab-memtiming 3\n"
-	"config rule=doubled llc_size=28835840 llc_ways=11 llc_line=64 nodes=1\n"
+	"config rule=doubled llc_size=28835840 llc_ways=11 llc_line=64 nodes=1 msc_sim=1\n"
 	"node id=0 start=0x0 size=0x40000000\n"
 	"msc id=0 level=1 size=268435456 ways=1 line=64 policy=wb\n"
 	"msc id=0 level=2 size=536870912 ways=16 line=64 policy=wb\n"
@@ -1063,5 +1063,40 @@ TEST(accounting_msc_levels)
 		CHECK_STR(err, "m:4: msc: of an unknown node, repeated, or a level without the one in front of it");
 		free(bad);
 	}
+	free(t);
+}
+
+/* TIERLAB_MEMTIMING_MSC_SIM=0: msc_sim=0 to the plugin, and its report's boot says the caches went unsimulated */
+TEST(accounting_msc_sim_off)
+{
+	struct topo *t = load(memside2_yaml);
+	struct sbuf sb = { 0 }, rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256], *text;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(setenv("TIERLAB_MEMTIMING_MSC_SIM", "0", 1) == 0);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, ",msc2=0:536870912:16:64:wb,msc_sim=0") != NULL);
+	sb_free(&sb);
+	unsetenv("TIERLAB_MEMTIMING_MSC_SIM");
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, "msc_sim") == NULL);
+	sb_free(&sb);
+	text = xasprintf("%s", msc2_report);
+	memcpy(strstr(text, "msc_sim=1"), "msc_sim=0", 9);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	CHECK(!f.msc_sim);
+	acct_derive(&f, t, NULL, 0, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok memory-side caches of node 0: not simulated (msc_sim=0") != NULL);
+	acct_file_free(&f);
+	sb_free(&rows);
+	sb_free(&checks);
+	memcpy(strstr(text, "msc_sim=0"), "msc_sim=2", 9);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == -1);
+	CHECK_STR(err, "m:2: config: malformed, repeated or a node count outside 1..16");
+	free(text);
 	free(t);
 }

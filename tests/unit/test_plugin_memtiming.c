@@ -214,7 +214,7 @@ TEST(plugin_parse_args)
 static struct mt_config msc_cfg(bool write_through, uint32_t msc_ways)
 {
 	struct mt_config cfg = { .map = dram_pmem(MT_RULE_PLAIN), .llc_size = 256, .llc_ways = 4,
-				 .llc_line = 64 };
+				 .llc_line = 64, .msc_sim = true };
 
 	cfg.msc[1][0] = (struct mt_msc_cfg){ 1024, msc_ways, 64, write_through };
 	return cfg;
@@ -652,4 +652,43 @@ TEST(plugin_msc_level_args)
 	CHECK_STR(err, "argument 5 'msc2=0:8192:1:48:wb': msc2_line=48: must be a power of two from 8 to 4096");
 	CHECK(mt_parse_args(6, twice, &cfg, err, sizeof(err)) == -1);
 	CHECK_STR(err, "argument 6 'msc2=0:8192:1:64:wb': node 0's memory-side cache level 2 given twice");
+}
+
+/*
+ * msc_sim=0 (make bench-lab's host-cost measure): the caches are described
+ * in the report but not simulated, every LLC miss is the memory's.
+ */
+TEST(plugin_msc_sim_off)
+{
+	char *args[] = { "out=x", "rule=plain", "node=0:0:0x40000000", "node=1:0x40000000:0x40000000",
+			 "llc_size=256", "llc_ways=4", "llc_line=64", "msc=1:1024:1:64:wb", "msc_sim=0" };
+	struct mt_count cnt[MT_MAX_NODES + 1] = { 0 };
+	struct mt_phase ph = { .id = 1, .closed = true };
+	struct mt_config cfg;
+	struct mt_memside ms;
+	struct mt_hier h;
+	char err[200], *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	CHECK(mt_parse_args(8, args, &cfg, err, sizeof(err)) == 0 && cfg.msc_sim);
+	CHECK(mt_parse_args(9, args, &cfg, err, sizeof(err)) == 0 && !cfg.msc_sim);
+	CHECK(hier_init(&h, &ms, &cfg) == 0);
+	CHECK(ms.node[1].nlevels == 0);
+	for (int pass = 0; pass < 2; pass++)
+		for (uint64_t l = 0; l < 8; l++)
+			CHECK(mt_hier_access(&h, &cfg.map, 1, GIB + l * 64, false, cnt) == MT_AT_MEMORY);
+	CHECK(cnt[1].misses == 16 && cnt[1].msc_hits[0] == 0);
+	hier_free(&h, &ms);
+	m = open_memstream(&text, &len);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	CHECK(mt_report_write(m, &cfg, NULL, &ph, 1, NULL, 0, 0) == 0);
+	fclose(m);
+	CHECK(strstr(text, " nodes=2 msc_sim=0\n") != NULL && strstr(text, "\nmsc id=1 level=1 size=1024") != NULL);
+	free(text);
+	args[8] = "msc_sim=off";
+	CHECK(mt_parse_args(9, args, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 9 'msc_sim=off': msc_sim is 0 or 1");
 }
