@@ -192,12 +192,14 @@ static uint64_t flush_set(struct mt_llc *c, uint32_t si,
 	return dirty;
 }
 
-uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void *ctx), void *ctx)
+/* mt_llc_flush; @all: every set, not only those its list names */
+static uint64_t llc_flush(struct mt_llc *c, bool all, void (*writeback)(uint64_t offset, void *ctx),
+			  void *ctx)
 {
 	uint32_t n = __atomic_exchange_n(&c->ntouched, 0, __ATOMIC_RELAXED);
 	uint64_t dirty = 0;
 
-	if (n > c->sets) {
+	if (all || n > c->sets) {
 		/* a race lost track of a set: visit them all */
 		for (uint32_t si = 0; si < c->sets; si++)
 			dirty += flush_set(c, si, writeback, ctx);
@@ -210,6 +212,11 @@ uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void 
 			dirty += flush_set(c, si, writeback, ctx);
 	}
 	return dirty;
+}
+
+uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void *ctx), void *ctx)
+{
+	return llc_flush(c, false, writeback, ctx);
 }
 
 void mt_count_add(struct mt_count *t, const struct mt_count *c)
@@ -375,15 +382,19 @@ static void flush_msc_line(uint64_t off, void *ctx)
 	msc_write(f->n, f->next, off, f->c);
 }
 
-/* Empties every node's memory-side caches, level 1 first, into @cnt (NULL: not counted). */
-static void memside_flush(struct mt_memside *s, const struct mt_map *m, struct mt_count *cnt)
+/*
+ * Empties every node's memory-side caches, level 1 first, into @cnt (NULL:
+ * not counted); @all: every set (at exit: a set whose entry in the list a
+ * race lost is emptied too).
+ */
+static void memside_flush(struct mt_memside *s, const struct mt_map *m, struct mt_count *cnt, bool all)
 {
 	for (int i = 0; i < m->n && i < MT_MAX_NODES; i++) {
 		struct mt_msc_node *n = &s->node[i];
 
 		for (int k = 0; k < n->nlevels; k++) {
 			struct msc_flush f = { n, k + 1, cnt ? &cnt[i] : NULL };
-			uint64_t dirty = mt_llc_flush(&n->level[k], flush_msc_line, &f);
+			uint64_t dirty = llc_flush(&n->level[k], all, flush_msc_line, &f);
 
 			if (cnt)
 				cnt[i].msc_writebacks[k] += dirty;
@@ -396,7 +407,7 @@ void mt_hier_flush(struct mt_hier *h, const struct mt_map *m, struct mt_count *c
 	struct hier_flush f = { h, m, cnt, true };
 
 	mt_llc_flush(&h->llc, flush_llc_line, &f);
-	memside_flush(h->ms, m, cnt);
+	memside_flush(h->ms, m, cnt, false);
 }
 
 void mt_memside_claim(struct mt_memside *s, const struct mt_map *m,
@@ -409,7 +420,7 @@ void mt_memside_claim(struct mt_memside *s, const struct mt_map *m,
 			return;
 	while (!__atomic_compare_exchange_n(&s->phase, &q, to, false, __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE));
-	memside_flush(s, m, q ? count[q - 1] : NULL);
+	memside_flush(s, m, q ? count[q - 1] : NULL, to == 0);
 }
 
 void mt_hier_settle(struct mt_hier *h, const struct mt_map *m,

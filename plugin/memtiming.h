@@ -263,7 +263,9 @@ void mt_hier_settle(struct mt_hier *h, const struct mt_map *m,
  * them from phase q (a compare-and-swap) empties them, each level's dirty
  * lines written into the next, the last's to memory, all charged to q
  * (count[q - 1]; nothing when q is 0), once; a caller that finds them at
- * @to already does nothing.  At exit (@to 0), after every vCPU settled.
+ * @to already does nothing.  At exit (@to 0), after every vCPU settled:
+ * then every set is visited, not only those filled since the last flush
+ * (under MTTCG a race may have lost a set from that list).
  */
 void mt_memside_claim(struct mt_memside *s, const struct mt_map *m,
 		      struct mt_count (*count)[MT_MAX_NODES + 1], unsigned int to);
