@@ -439,9 +439,10 @@ uint64_t mt_delay_of(const struct mt_config *cfg, const uint64_t *delay_ns,
 {
 	if (at == MT_AT_LLC || i < 0 || i >= cfg->map.n)
 		return 0;
+	/* relaxed loads: the calibration rewrites the waits from another vCPU's thread */
 	if (at == MT_AT_MSC && cfg->msc_lat_ns[i])
-		return msc_delay_ns[i];
-	return delay_ns[i];
+		return LD(&msc_delay_ns[i]);
+	return LD(&delay_ns[i]);
 }
 
 /* A whole unsigned number (decimal or 0x hex); -1 if it is not one. */

@@ -38,8 +38,9 @@
  * --memory-timing delay, experimental): inside a phase, each LLC miss also
  * makes its vCPU wait on the host for mt_delay_ns(): the read latency of
  * where it was served (a priced level-1 memory-side cache's, else the
- * node's; mt_delay_of) dilated, less what the miss already cost TCG.  That cost is calibrated once per boot, by
- * the first MT_PHASE_CALIB phase (chase's calibration walk, not delayed):
+ * node's; mt_delay_of) dilated, less what the miss already cost TCG.
+ * That cost is calibrated once per boot, by the first MT_PHASE_CALIB phase
+ * (chase's calibration walk, not delayed):
  * the CPU time of the vCPU thread from its begin to its end marker over
  * its misses.  The waits are paid in epochs, spinning to a deadline on
  * CLOCK_MONOTONIC, with the host time the thread did not run credited
