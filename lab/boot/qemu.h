@@ -24,6 +24,14 @@ struct topo_args {
 extern const char qemu_kernel_cmdline[];
 /* ... and, for a topology with movable nodes, this after it (lab/boot/qemu.c says why). */
 #define QEMU_MEMHP_CMDLINE "memhp_default_state=offline"
+/*
+ * ... and, with the memory-timing plugin on a machine of more than one
+ * CPU, this followed by "1-N" (N the last CPU): every CPU but CPU 0 out
+ * of the scheduler's load balancing and device interrupts on CPU 0, so
+ * that nothing runs on them inside a phase unless pinned there (README,
+ * "Memory timing", determinism; lab/boot/qemu.c).
+ */
+#define QEMU_MT_ISOLATE_CMDLINE "irqaffinity=0 isolcpus=domain,managed_irq,"
 
 struct qemu_opts {
 	const char *kernel, *initrd;	/* -kernel, -initrd */

@@ -193,6 +193,25 @@ TEST(qemu_argv_no_prealloc_kvm_plugin)
 	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == 0);
 	CHECK_STR(a.v[a.n - 2], "-plugin");
 	CHECK_STR(a.v[a.n - 1], "file=tiermem.so,out=m.txt");
+	/* with the plugin every CPU but CPU 0 is isolated, after the movable nodes' option */
+	CHECK_STR(after(&a, "-append", 0) + strlen(qemu_kernel_cmdline),
+		  " " QEMU_MEMHP_CMDLINE " irqaffinity=0 isolcpus=domain,managed_irq,1-1");
+	topo_args_free(&a);
+	/* ... 1-3 on four CPUs, none on one */
+	t->ncpus = 4;
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == 0);
+	CHECK(strstr(after(&a, "-append", 0), " isolcpus=domain,managed_irq,1-3") &&
+	      !strstr(after(&a, "-append", 0), "1-3 "));
+	topo_args_free(&a);
+	t->ncpus = 1;
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == 0);
+	CHECK(!strstr(after(&a, "-append", 0), "isolcpus") && !strstr(after(&a, "-append", 0), "irqaffinity"));
+	topo_args_free(&a);
+	/* without the plugin, none */
+	t->ncpus = 2;
+	o.plugin = NULL;
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == 0);
+	CHECK(!strstr(after(&a, "-append", 0), "isolcpus") && !strstr(after(&a, "-append", 0), "irqaffinity"));
 	topo_args_free(&a);
 	free(t);
 }
