@@ -557,7 +557,12 @@ void sec_access(struct doc *d, struct run *r, const struct entries *e, const str
 		paras(d, &cases);
 	if (nw) {
 		doc_para(d, NULL, "Workloads (wlrun): each one's counted access cost per policy, "
-			      "its misses' share on the node set and their mean read latency.");
+			      "its misses' share on the node set and their mean read latency. With "
+			      "the plugin loaded every CPU but CPU 0 is isolated (so that the cases' "
+			      "counts repeat from boot to boot; README, \"Memory timing\"): on a "
+			      "topology with more than one CPU a workload's threads ran on CPU 0 "
+			      "alone, so its work, and what it allocated locally, differ from a run "
+			      "without --memory-timing.");
 		paras(d, &wl);
 	}
 	if (nm)
