@@ -2,8 +2,8 @@
 /*
  * The pure parts of the memory-timing plugin (plugin/tiermem.c), with no
  * QEMU in them, so the host unit tests can run them (tests/unit/
- * test_plugin_memtiming.c): the plugin's arguments, the address QEMU
- * reports -> NUMA node (by QEMU's address rule, enum mt_rule), the simulated
+ * test_plugin_memtiming.c): the plugin's arguments, guest-physical address
+ * -> NUMA node (with QEMU 7.2's doubled RAM-block offset), the simulated
  * set-associative LLC, the phase markers and the report file it writes.
  *
  * Addresses are "RAM offsets": a node's memory backend sits in the

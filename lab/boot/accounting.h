@@ -59,11 +59,12 @@ int acct_mode_parse(const char *s, enum acct_mode *mode, char *err, size_t errle
 bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c);
 
 /*
+ * (Under rule physical, after the node= ranges, a gpa=GPA:START:SIZE per
+ * range of acct_ram_segments: the guest-physical addresses of RAM.)
  * The value of QEMU's -plugin option: file=PLUGIN,out=OUT,rule=R, one
  * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
  * of the nodes before it, in node order, as topo_qemu_args lays out the
- * memory backends), with rule physical a gpa=GPA:START:SIZE per range of
- * acct_ram_segments, the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
+ * memory backends), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
  * cache (acct_msc_of; refused with ACCT_DELAY); with ACCT_DELAY also delay=DILATION and a
  * lat=ID:NS per memory node, its HMAT read latency from CPU 0's node.
  * Commas in paths are doubled, as QEMU's option syntax wants.  0, or -1
