@@ -36,7 +36,7 @@ bool mt_marker_decode(const uint8_t *insn, size_t len, struct mt_marker *m);
 /*
  * What qemu_plugin_hwaddr_phys_addr() returns for RAM, by QEMU version
  * (README, "Memory timing", nodes; labtool picks it: acct_rule_for_qemu):
- *  - "doubled" (QEMU 7.2 to 8.1: block->offset + offset + block->mr->addr)
+ *  - "doubled" (QEMU 7.0 to 8.1: block->offset + offset + block->mr->addr)
  *    the RAM offset plus the RAM block's own offset once more -- node 1 of
  *    1 GiB + 1 GiB at 0x40000000 reads as 0x80000000 -- which holds while
  *    each node's RAM block sits at the same ram_addr as its place in the
