@@ -1,11 +1,12 @@
 # Guest-side static binaries.  Each .mk adds its binaries to GUEST_BINS;
 # every one of them goes into the initramfs's /bin.
 GUEST_FRAME := guest/frame.c
+GUEST_CHILD := guest/child.c guest/child.h
 GUEST_BINS += $(B)/guest/labrun
 
-$(B)/guest/labrun: guest/labrun.c $(GUEST_FRAME) guest/frame.h
+$(B)/guest/labrun: guest/labrun.c $(GUEST_FRAME) guest/frame.h $(GUEST_CHILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ guest/labrun.c $(GUEST_FRAME) $(GUEST_LIBS)
+	$(CC) $(GUEST_CFLAGS) -o $@ guest/labrun.c $(GUEST_FRAME) guest/child.c $(GUEST_LIBS)
 
 # topoprobe prints the guest's view of its NUMA machine (TOPO lines), which
 # labtool check-guest compares with the topology file; --online-movable
@@ -18,9 +19,9 @@ $(B)/guest/topoprobe: guest/topoprobe.c
 # suiterun runs an external suite's test programs, each with a timeout, one
 # line per test (README "Running an external test suite").
 GUEST_BINS += $(B)/guest/suiterun
-$(B)/guest/suiterun: guest/suiterun.c
+$(B)/guest/suiterun: guest/suiterun.c $(GUEST_CHILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -o $@ guest/suiterun.c $(GUEST_LIBS)
+	$(CC) $(GUEST_CFLAGS) -o $@ guest/suiterun.c guest/child.c $(GUEST_LIBS)
 
 # Programs from Debian that go into the initramfs with the shared libraries
 # they resolve to.

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "frame.h"
 
 #define MAX_LINE (64 * 1024)
@@ -100,20 +101,13 @@ static void emitf(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void emit_step_line(const char *line)
+static void emit_step_line(const char *line, void *ctx)
 {
+	(void)ctx;
 	if (frame_known_payload(line))
 		emit(line);
 	else
 		emitf("OUT %s", line);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void set_oom_score_adj(const char *value)
@@ -130,38 +124,22 @@ static void set_oom_score_adj(const char *value)
 /* Seconds a timed-out step has between SIGTERM and SIGKILL. */
 #define TERM_GRACE 5
 
-/*
- * Waits for @pid until @deadline (now() seconds): 1 when it ended (its
- * status in *status), -1 when waitpid failed, 0 when the deadline came first.
- */
-static int wait_until(pid_t pid, int *status, double deadline)
-{
-	for (;;) {
-		pid_t w = waitpid(pid, status, WNOHANG);
-
-		if (w == pid)
-			return 1;
-		if (w < 0 && errno != EINTR)
-			return -1;
-		if (now() >= deadline)
-			return 0;
-		usleep(10000);
-	}
-}
-
 /* Runs one step; returns 0 if it exited 0. */
 static int run_step(const char *name, int timeout, char **argv)
 {
 	int pfd[2];
 	pid_t pid;
-	double start = now(), deadline = start + timeout;
-	char *buf = malloc(MAX_LINE + 1);
-	size_t used = 0;
+	double start = child_now(), deadline = start + timeout;
+	struct child_lines out;
 	int status = 0, timed_out = 0, eof = 0;
 
-	if (!buf || pipe(pfd) < 0) {
+	if (child_lines_init(&out, MAX_LINE, emit_step_line, NULL) < 0) {
+		emitf("STEP name=%s status=fail rc=-1 secs=0 error=nomem", name);
+		return -1;
+	}
+	if (pipe(pfd) < 0) {
 		emitf("STEP name=%s status=fail rc=-1 secs=0 error=pipe", name);
-		free(buf);
+		child_lines_end(&out);
 		return -1;
 	}
 	fprintf(stderr, "tierlab: step %s (timeout %ds)\n", name, timeout);
@@ -169,7 +147,9 @@ static int run_step(const char *name, int timeout, char **argv)
 	pid = fork();
 	if (pid < 0) {
 		emitf("STEP name=%s status=fail rc=-1 secs=0 error=fork", name);
-		free(buf);
+		close(pfd[0]);
+		close(pfd[1]);
+		child_lines_end(&out);
 		return -1;
 	}
 	if (pid == 0) {
@@ -191,9 +171,8 @@ static int run_step(const char *name, int timeout, char **argv)
 	close(pfd[1]);
 
 	while (!eof) {
-		double left = deadline - now();
+		double left = deadline - child_now();
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		ssize_t n;
 
 		if (left <= 0) {
 			timed_out = 1;
@@ -204,37 +183,15 @@ static int run_step(const char *name, int timeout, char **argv)
 				continue;
 			break;
 		}
-		if (!p.revents)
-			continue;
-		n = read(pfd[0], buf + used, MAX_LINE - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			eof = 1;
-			n = 0;
-		}
-		used += (size_t)n;
-		buf[used] = '\0';
-		char *line = buf, *nl;
-
-		while ((nl = memchr(line, '\n', used - (size_t)(line - buf)))) {
-			*nl = '\0';
-			emit_step_line(line);
-			line = nl + 1;
-		}
-		used -= (size_t)(line - buf);
-		memmove(buf, line, used);
-		/* an over-long line, or a last line without newline */
-		if (used == MAX_LINE || (eof && used)) {
-			buf[used] = '\0';
-			emit_step_line(buf);
-			used = 0;
-		}
+		if (p.revents)
+			eof = child_lines_read(&out, pfd[0]);
 	}
+	/* a last line without its newline, a timed-out step's too */
+	child_lines_end(&out);
 	close(pfd[0]);
 	/* The leader may have closed stdout and still run: wait, bounded. */
 	if (!timed_out) {
-		int r = wait_until(pid, &status, deadline);
+		int r = child_wait_until(pid, &status, deadline);
 
 		if (r < 0)
 			status = 0;
@@ -249,16 +206,15 @@ static int run_step(const char *name, int timeout, char **argv)
 	 */
 	if (timed_out) {
 		kill(-pid, SIGTERM);
-		wait_until(pid, &status, now() + TERM_GRACE);
+		child_wait_until(pid, &status, child_now() + TERM_GRACE);
 	}
 	kill(-pid, SIGKILL);
 	if (timed_out)
 		waitpid(pid, &status, 0);
 	while (waitpid(-pid, NULL, WNOHANG) > 0)
 		;
-	free(buf);
 
-	double secs = now() - start;
+	double secs = child_now() - start;
 
 	if (timed_out) {
 		emitf("STEP name=%s status=timeout rc=-1 secs=%.3f", name, secs);

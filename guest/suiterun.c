@@ -43,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
+
 #define MAX_LINE 4096
 #define MAX_ARGS 64
 #define TERM_GRACE 2
@@ -53,14 +55,6 @@
 struct counts {
 	unsigned ok, skip, fail;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* A TAP result line the test printed itself, counted in @c. */
 static void count_tap(const char *line, struct counts *c)
@@ -73,27 +67,19 @@ static void count_tap(const char *line, struct counts *c)
 		(strstr(line, "# SKIP") || strstr(line, "# skip")) ? c->skip++ : c->ok++;
 }
 
-static void out_line(const char *name, const char *line, struct counts *c)
+/* Where a test's lines go: its name, and the counts of its TAP lines. */
+struct test_out {
+	const char *name;
+	struct counts *c;
+};
+
+static void out_line(const char *line, void *ctx)
 {
-	count_tap(line, c);
-	printf("# %s| %s\n", name, line);
+	const struct test_out *t = ctx;
+
+	count_tap(line, t->c);
+	printf("# %s| %s\n", t->name, line);
 	fflush(stdout);
-}
-
-/* Waits for @pid until @deadline: 1 ended, 0 deadline first, -1 error. */
-static int wait_until(pid_t pid, int *status, double deadline)
-{
-	for (;;) {
-		pid_t w = waitpid(pid, status, WNOHANG);
-
-		if (w == pid)
-			return 1;
-		if (w < 0 && errno != EINTR)
-			return -1;
-		if (now() >= deadline)
-			return 0;
-		usleep(10000);
-	}
 }
 
 /*
@@ -103,17 +89,22 @@ static int wait_until(pid_t pid, int *status, double deadline)
 static int run(const char *name, const char *dir, char **argv, int timeout,
 	       int *status, int *timed_out, struct counts *c)
 {
-	static char buf[MAX_LINE + 1];
-	double deadline = now() + timeout;
+	double deadline = child_now() + timeout;
 	double drain_end = 0;
-	size_t used = 0;
+	struct test_out to = { name, c };
+	struct child_lines out;
 	int pfd[2], eof = 0, exited = 0;
 	pid_t pid;
 
 	*timed_out = 0;
 	*status = 0;
+	if (child_lines_init(&out, MAX_LINE, out_line, &to) < 0) {
+		fprintf(stderr, "suiterun: %s: out of memory\n", name);
+		return -1;
+	}
 	if (pipe(pfd) < 0) {
 		fprintf(stderr, "suiterun: %s: pipe: %s\n", name, strerror(errno));
+		child_lines_end(&out);
 		return -1;
 	}
 	fflush(stdout);
@@ -122,6 +113,7 @@ static int run(const char *name, const char *dir, char **argv, int timeout,
 		fprintf(stderr, "suiterun: %s: fork: %s\n", name, strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
+		child_lines_end(&out);
 		return -1;
 	}
 	if (pid == 0) {
@@ -152,10 +144,8 @@ static int run(const char *name, const char *dir, char **argv, int timeout,
 	 * DRAIN_SECS more, then its group goes (below).
 	 */
 	while (!eof) {
-		double left = (exited ? drain_end : deadline) - now();
+		double left = (exited ? drain_end : deadline) - child_now();
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		char *line, *nl;
-		ssize_t n;
 		int ms;
 
 		if (!exited) {
@@ -163,13 +153,14 @@ static int run(const char *name, const char *dir, char **argv, int timeout,
 
 			if (w < 0 && errno != EINTR) {
 				fprintf(stderr, "suiterun: %s: waitpid: %s\n", name, strerror(errno));
+				child_lines_end(&out);
 				close(pfd[0]);
 				kill(-pid, SIGKILL);
 				return -1;
 			}
 			if (w == pid) {
 				exited = 1;
-				drain_end = now() + DRAIN_SECS;
+				drain_end = child_now() + DRAIN_SECS;
 				continue;
 			}
 		}
@@ -189,38 +180,13 @@ static int run(const char *name, const char *dir, char **argv, int timeout,
 				continue;
 			break;
 		}
-		if (!p.revents)
-			continue;
-		n = read(pfd[0], buf + used, MAX_LINE - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			eof = 1;
-			n = 0;
-		}
-		used += (size_t)n;
-		buf[used] = '\0';
-		line = buf;
-		while ((nl = memchr(line, '\n', used - (size_t)(line - buf)))) {
-			*nl = '\0';
-			out_line(name, line, c);
-			line = nl + 1;
-		}
-		used -= (size_t)(line - buf);
-		memmove(buf, line, used);
-		if (used == MAX_LINE) {
-			buf[used] = '\0';
-			out_line(name, buf, c);
-			used = 0;
-		}
+		if (p.revents)
+			eof = child_lines_read(&out, pfd[0]);
 	}
-	if (used) {	/* a last line without its newline */
-		buf[used] = '\0';
-		out_line(name, buf, c);
-	}
+	child_lines_end(&out);	/* and a last line without its newline */
 	close(pfd[0]);
 	if (!exited && !*timed_out) {
-		int r = wait_until(pid, status, deadline);
+		int r = child_wait_until(pid, status, deadline);
 
 		if (r < 0) {
 			fprintf(stderr, "suiterun: %s: waitpid: %s\n", name, strerror(errno));
@@ -231,7 +197,7 @@ static int run(const char *name, const char *dir, char **argv, int timeout,
 	}
 	if (*timed_out) {
 		kill(-pid, SIGTERM);
-		if (wait_until(pid, status, now() + TERM_GRACE) == 0) {
+		if (child_wait_until(pid, status, child_now() + TERM_GRACE) == 0) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, status, 0);
 		}
@@ -331,7 +297,7 @@ int main(int argc, char **argv)
 		for (int i = 3; i < n; i++)
 			printf(" %s", args[i]);
 		printf(" (timeout %d s)\n", timeout);
-		start = now();
+		start = child_now();
 		if (run(args[0], dir, args + 2, timeout, &status, &timed_out, &c) < 0) {
 			printf("%s: fail (could not run it)\n", args[0]);
 			fail++;
@@ -353,7 +319,7 @@ int main(int argc, char **argv)
 			snprintf(how, sizeof(how), "exit %d", rc);
 		}
 		*verdict == 'p' ? pass++ : *verdict == 's' ? skip++ : fail++;
-		printf("%s: %s (%s, %.1f s", args[0], verdict, how, now() - start);
+		printf("%s: %s (%s, %.1f s", args[0], verdict, how, child_now() - start);
 		if (c.ok + c.skip + c.fail)
 			printf("; sub-tests %u ok, %u skip, %u fail", c.ok, c.skip, c.fail);
 		printf(")\n");

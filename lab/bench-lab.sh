@@ -8,8 +8,9 @@
 # env: BENCH_LAB_COLD=0 skips the cold kernel build (the 0.15x rebuild
 #      target then has nothing to compare with); BENCH_LAB_BOOTS (default 5);
 #      BENCH_LAB_PARTS, a subset of "rebuild boot parallel fidelity profile
-#      scaling timing delay kconfig cold" (default: all but cold; cold is CI from
-#      nothing, about 45 min); BENCH_LAB_DELAY_BOOTS, the chase pairs the
+#      scaling timing msc delay kconfig cold" (default: all but cold; cold is CI from
+#      nothing, about 45 min); BENCH_LAB_MSC_BOOTS, the boots per variant of
+#      the msc part (default 2); BENCH_LAB_DELAY_BOOTS, the chase pairs the
 #      delay part measures (default 5); BENCH_LAB_TIMING_ARGS, the run the timing part times with
 #      --memory-timing off and count (default: quick, the benches and a
 #      workload whose cases mark phases);
@@ -29,7 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 boots=${BENCH_LAB_BOOTS:-5}
 topo=topologies/dram-pmem.yaml
 cache=${TIERLAB_CACHE:-/var/cache/tierlab}
-parts=" ${BENCH_LAB_PARTS:-rebuild boot kconfig parallel fidelity profile scaling timing delay} "
+parts=" ${BENCH_LAB_PARTS:-rebuild boot kconfig parallel fidelity profile scaling timing msc delay} "
 [ -z "${BENCH_LAB_COLD_KEEP:-}" ] || trap - EXIT	# keep the cold clone and cache
 part() { [[ $parts == *" $1 "* ]]; }
 
@@ -314,6 +315,52 @@ figure "memory timing: count / off, whole run" "$(awk -v a="$run_count" -v b="$r
 	"host seconds; the guest's instructions are the same (icount)"
 figure "memory timing: count / off, QEMU" "$(awk -v a="${qemu_count:-0}" -v b="${qemu_off:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "nan" }')" ratio - \
 	"start to poweroff"
+fi
+
+# --- 6a. memory-side caches: what simulating them costs ---------------------------------
+# memside-cache.yaml (a 256 MiB direct-mapped cache in front of each of two
+# PMEM nodes), quick --benches chase (its chase and memory-side cache walks
+# on both nodes), icount, so the guest runs the same instructions in every
+# variant: the plugin off; counting with the caches described but not
+# simulated (TIERLAB_MEMTIMING_MSC_SIM=0: msc_sim=0, every LLC miss the
+# memory's; its boots' cache checks fail, as they should); counting with
+# them simulated.  Each variant BENCH_LAB_MSC_BOOTS boots, one after the
+# other (-j1); each boot's raw/boot-N.timing, mean of the variant's boots.
+# The runs stay in the output directory (msc-*/).
+if part msc; then
+mboots=${BENCH_LAB_MSC_BOOTS:-2}
+mtopo=topologies/memside-cache.yaml
+for v in off nosim sim; do
+	mode=count sim=1
+	[ "$v" = off ] && mode=off
+	[ "$v" = nosim ] && sim=0
+	t0=$(date +%s.%N)
+	TIERLAB_MEMTIMING_MSC_SIM=$sim ./run-lab.sh -q -j1 --results "$out/msc-$v" --profile quick --benches chase \
+		--boots "$mboots" --memory-timing "$mode" "$mtopo" >/dev/null 2>&1
+	eval "mrc_$v=$?"
+	eval "mrun_$v=$(secs "$t0")"
+	eval "mqemu_$v=$(cat "$out/msc-$v"/*/raw/boot-*.timing 2>/dev/null |
+		sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' | awk '{ s += $1; n++ } END { if (n) printf "%.3f", s / n }')"
+	eval "minit_$v=$(cat "$out/msc-$v"/*/raw/boot-*.timing 2>/dev/null |
+		sed -n 's/.* secs=\([0-9.]*\) init_secs=\([0-9.]*\).*/\1 \2/p' |
+		awk '{ s += $1 - $2; n++ } END { if (n) printf "%.3f", s / n }')"
+	eval "mbad_$v=$(cat "$out/msc-$v"/*/boots/*.tap 2>/dev/null | grep -c '^not ok' || true)"
+done
+# the simulated run's node-0 walk: its hits, so the figures say the caches were at work
+mcsv=$(ls "$out"/msc-sim/*/summary.csv 2>/dev/null | head -1)
+mhits=$(awk -F, '$2 == "chase" && $6 == "msc" && $4 == "node:0" && $7 == "msc_hits_node0" { s += $8; n++ }
+	END { if (n) printf "%.0f", s / n }' "${mcsv:-/dev/null}")
+note="memside-cache.yaml, quick --benches chase, icount, $mboots boots each; exit $mrc_off/$mrc_nosim/$mrc_sim; not-ok checks $mbad_off/$mbad_nosim/$mbad_sim"
+figure "msc: QEMU start to poweroff, off / no sim / sim" "${mqemu_off:-nan}/${mqemu_nosim:-nan}/${mqemu_sim:-nan}" s - "$note"
+figure "msc: /init to poweroff, off / no sim / sim" "${minit_off:-nan}/${minit_nosim:-nan}/${minit_sim:-nan}" s - \
+	"raw/boot-N.timing, secs - init_secs: the guest's steps, the chase's phases among them"
+figure "msc: simulated / not, /init to poweroff" "$(awk -v a="${minit_sim:-0}" -v b="${minit_nosim:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "nan" }')" ratio - \
+	"what simulating the caches adds to counting; node 0's walk ${mhits:-?} cache hits (mean of the boots)"
+figure "msc: simulated / not, QEMU" "$(awk -v a="${mqemu_sim:-0}" -v b="${mqemu_nosim:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "nan" }')" ratio - \
+	"QEMU start to poweroff"
+figure "msc: count (sim) / off, /init to poweroff" "$(awk -v a="${minit_sim:-0}" -v b="${minit_off:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "nan" }')" ratio - \
+	"the plugin's whole cost on this run"
+figure "msc: run, off / no sim / sim" "$mrun_off/$mrun_nosim/$mrun_sim" s - "whole run-lab wall (build, collect, report included)"
 fi
 
 # --- 6b. delay injection (experimental) ---------------------------------------------------

@@ -99,9 +99,9 @@ int mt_cache_check(const char *prefix, uint64_t size, uint32_t ways, uint32_t li
 		snprintf(err, errlen, "%ssize=%" PRIu64 ": more than 2^24 sets", prefix, size);
 		return -1;
 	}
-	/* one 8-byte tag per line and vCPU: at most 256 MiB of host memory each */
+	/* one 8-byte tag per line (per vCPU for the LLC, per node for a memory-side cache): 256 MiB at most */
 	if (size / line * sizeof(uint64_t) > (256u << 20)) {
-		snprintf(err, errlen, "%ssize=%" PRIu64 ": more than 2^25 lines (256 MiB of tags per vCPU)",
+		snprintf(err, errlen, "%ssize=%" PRIu64 ": more than 2^25 lines (256 MiB of tags)",
 			 prefix, size);
 		return -1;
 	}
@@ -112,6 +112,10 @@ int mt_llc_check(uint64_t size, uint32_t ways, uint32_t line, char *err, size_t 
 {
 	return mt_cache_check("llc_", size, ways, line, err, errlen);
 }
+
+/* Every word of a cache may be shared between vCPU threads (memtiming.h): relaxed atomics. */
+#define LD(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define ST(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 
 int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 		char *err, size_t errlen)
@@ -126,7 +130,8 @@ int mt_llc_init(struct mt_llc *c, uint64_t size, uint32_t ways, uint32_t line,
 		shift++;
 	sets = size / ((uint64_t)ways * line);
 	c->way = malloc(sets * ways * sizeof(*c->way));
-	c->touched = malloc(sets * sizeof(*c->touched));
+	/* zeroed: a slot reserved by one thread and read by another before it is written says set 0 */
+	c->touched = calloc(sets, sizeof(*c->touched));
 	if (!c->way || !c->touched) {
 		snprintf(err, errlen, "cache: out of memory for %" PRIu64 " sets of %" PRIu32 " ways", sets,
 			 ways);
@@ -154,91 +159,172 @@ bool mt_llc_access(struct mt_llc *c, uint64_t addr, bool write, uint64_t *wb, bo
 	uint32_t si = (uint32_t)(line % c->sets);
 	uint64_t *set = c->way + (uint64_t)si * c->ways;
 	uint64_t victim;
-	uint32_t w;
+	uint32_t w, n;
 
 	*has_wb = false;
 	for (w = 0; w < c->ways; w++) {
-		if (set[w] != MT_LLC_EMPTY && set[w] >> 1 == line) {
-			uint64_t hit = set[w] | (write ? 1 : 0);
+		uint64_t x = LD(&set[w]);
 
+		if (x != MT_LLC_EMPTY && x >> 1 == line) {
 			/* to the front: most recently used first */
-			memmove(set + 1, set, w * sizeof(*set));
-			set[0] = hit;
+			for (uint32_t k = w; k > 0; k--)
+				ST(&set[k], LD(&set[k - 1]));
+			ST(&set[0], x | (write ? 1 : 0));
 			return false;
 		}
 	}
-	if (set[0] == MT_LLC_EMPTY)
-		c->touched[c->ntouched++] = si;	/* its first line: at most once a flush */
-	victim = set[c->ways - 1];
+	if (LD(&set[0]) == MT_LLC_EMPTY) {
+		/* its first line: at most once a flush (a race may add it twice: bounded) */
+		n = __atomic_fetch_add(&c->ntouched, 1, __ATOMIC_RELAXED);
+		if (n < c->sets)
+			ST(&c->touched[n], si);
+	}
+	victim = LD(&set[c->ways - 1]);
 	if (victim != MT_LLC_EMPTY && (victim & 1)) {
 		*wb = (victim >> 1) << c->line_shift;
 		*has_wb = true;
 	}
-	memmove(set + 1, set, (c->ways - 1) * sizeof(*set));
-	set[0] = line << 1 | (write ? 1 : 0);
+	for (uint32_t k = c->ways - 1; k > 0; k--)
+		ST(&set[k], LD(&set[k - 1]));
+	ST(&set[0], line << 1 | (write ? 1 : 0));
 	return true;
+}
+
+/* Empties set @si, naming each dirty line; returns how many were dirty. */
+static uint64_t flush_set(struct mt_llc *c, uint32_t si,
+			  void (*writeback)(uint64_t offset, void *ctx), void *ctx)
+{
+	uint64_t *set = c->way + (uint64_t)si * c->ways, dirty = 0;
+
+	for (uint32_t k = 0; k < c->ways; k++) {
+		uint64_t w = LD(&set[k]);
+
+		if (w == MT_LLC_EMPTY)
+			continue;
+		ST(&set[k], MT_LLC_EMPTY);
+		if (w & 1) {
+			dirty++;
+			if (writeback)
+				writeback((w >> 1) << c->line_shift, ctx);
+		}
+	}
+	return dirty;
+}
+
+/* mt_llc_flush; @all: every set, not only those its list names */
+static uint64_t llc_flush(struct mt_llc *c, bool all, void (*writeback)(uint64_t offset, void *ctx),
+			  void *ctx)
+{
+	uint32_t n = __atomic_exchange_n(&c->ntouched, 0, __ATOMIC_RELAXED);
+	uint64_t dirty = 0;
+
+	if (all || n > c->sets) {
+		/* a race lost track of a set: visit them all */
+		for (uint32_t si = 0; si < c->sets; si++)
+			dirty += flush_set(c, si, writeback, ctx);
+		return dirty;
+	}
+	for (uint32_t t = 0; t < n; t++) {
+		uint32_t si = LD(&c->touched[t]);
+
+		if (si < c->sets)
+			dirty += flush_set(c, si, writeback, ctx);
+	}
+	return dirty;
 }
 
 uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void *ctx), void *ctx)
 {
-	uint64_t dirty = 0;
-
-	for (uint32_t t = 0; t < c->ntouched; t++) {
-		uint64_t *set = c->way + (uint64_t)c->touched[t] * c->ways;
-
-		for (uint32_t k = 0; k < c->ways; k++) {
-			uint64_t w = set[k];
-
-			if (w == MT_LLC_EMPTY)
-				continue;
-			if (w & 1) {
-				dirty++;
-				if (writeback)
-					writeback((w >> 1) << c->line_shift, ctx);
-			}
-			set[k] = MT_LLC_EMPTY;
-		}
-	}
-	c->ntouched = 0;
-	return dirty;
+	return llc_flush(c, false, writeback, ctx);
 }
 
-int mt_hier_init(struct mt_hier *h, const struct mt_config *cfg, char *err, size_t errlen)
+void mt_count_add(struct mt_count *t, const struct mt_count *c)
+{
+	t->reads += c->reads;
+	t->writes += c->writes;
+	t->misses += c->misses;
+	t->writebacks += c->writebacks;
+	for (int k = 0; k < MT_MSC_LEVELS; k++) {
+		t->msc_hits[k] += c->msc_hits[k];
+		t->msc_writebacks[k] += c->msc_writebacks[k];
+	}
+}
+
+int mt_memside_init(struct mt_memside *s, const struct mt_config *cfg, char *err, size_t errlen)
 {
 	char why[200];
 
-	memset(h, 0, sizeof(*h));
-	if (mt_llc_init(&h->llc, cfg->llc_size, cfg->llc_ways, cfg->llc_line, err, errlen))
-		return -1;
-	for (int i = 0; i < cfg->map.n; i++) {
-		const struct mt_msc_cfg *m = &cfg->msc[i];
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; cfg->msc_sim && i < cfg->map.n && i < MT_MAX_NODES; i++)
+		for (int k = 0; k < MT_MSC_LEVELS && cfg->msc[i][k].size; k++) {
+			const struct mt_msc_cfg *m = &cfg->msc[i][k];
+			struct mt_msc_node *n = &s->node[i];
 
-		if (!m->size)
-			continue;
-		if (mt_llc_init(&h->msc[i], m->size, m->ways, m->line, why, sizeof(why))) {
-			snprintf(err, errlen, "node %d's memory-side cache: %s", cfg->map.node[i].id, why);
-			mt_hier_free(h);
-			return -1;
+			if (mt_llc_init(&n->level[k], m->size, m->ways, m->line, why, sizeof(why))) {
+				snprintf(err, errlen, "node %d's memory-side cache, level %d: %s",
+					 cfg->map.node[i].id, k + 1, why);
+				mt_memside_free(s);
+				return -1;
+			}
+			n->wt[k] = m->write_through;
+			n->nlevels = k + 1;
 		}
-		h->msc_wt[i] = m->write_through;
-	}
 	return 0;
+}
+
+void mt_memside_free(struct mt_memside *s)
+{
+	for (int i = 0; i < MT_MAX_NODES; i++)
+		for (int k = 0; k < MT_MSC_LEVELS; k++)
+			mt_llc_free(&s->node[i].level[k]);
+	memset(s, 0, sizeof(*s));
+}
+
+int mt_hier_init(struct mt_hier *h, const struct mt_config *cfg, struct mt_memside *ms,
+		 char *err, size_t errlen)
+{
+	memset(h, 0, sizeof(*h));
+	h->ms = ms;
+	return mt_llc_init(&h->llc, cfg->llc_size, cfg->llc_ways, cfg->llc_line, err, errlen);
 }
 
 void mt_hier_free(struct mt_hier *h)
 {
 	mt_llc_free(&h->llc);
-	for (int i = 0; i < MT_MAX_NODES; i++)
-		mt_llc_free(&h->msc[i]);
+	h->ms = NULL;
 }
 
-/* A line the LLC wrote back, at RAM offset @off: to its node's memory-side cache or memory. */
-static void hier_writeback(struct mt_hier *h, const struct mt_map *m, uint64_t off,
-			   struct mt_count *cnt)
+/*
+ * A write of line @off into level @k (0-based) of node cache @n and on:
+ * a write-back level takes it (its dirty victim goes on to the next), a
+ * write-through one passes it on; past the last level it is the memory's.
+ */
+static void msc_write(struct mt_msc_node *n, int k, uint64_t off, struct mt_count *c)
 {
-	int j = mt_map_offset(m, off);
 	uint64_t wb;
 	bool has_wb;
+
+	for (; k < n->nlevels; k++) {
+		if (!n->wt[k]) {
+			mt_llc_access(&n->level[k], off, true, &wb, &has_wb);
+			if (!has_wb)
+				return;
+			off = wb;
+		}
+		if (c)
+			c->msc_writebacks[k]++;
+	}
+}
+
+/*
+ * A line the LLC wrote back, at RAM offset @off: into its node's
+ * memory-side caches (@into), or through each of their levels to memory.
+ */
+static void hier_writeback(struct mt_hier *h, const struct mt_map *m, uint64_t off,
+			   struct mt_count *cnt, bool into)
+{
+	int j = mt_map_offset(m, off);
+	struct mt_msc_node *n;
 
 	if (j < 0) {
 		if (cnt)
@@ -247,17 +333,13 @@ static void hier_writeback(struct mt_hier *h, const struct mt_map *m, uint64_t o
 	}
 	if (cnt)
 		cnt[j].writebacks++;
-	if (!h->msc[j].way)
-		return;
-	if (h->msc_wt[j]) {
-		/* through to memory; a no-write-allocate cache is not written */
-		if (cnt)
-			cnt[j].msc_writebacks++;
+	n = &h->ms->node[j];
+	if (into) {
+		msc_write(n, 0, off, cnt ? &cnt[j] : NULL);
 		return;
 	}
-	mt_llc_access(&h->msc[j], off, true, &wb, &has_wb);
-	if (has_wb && cnt)
-		cnt[j].msc_writebacks++;
+	for (int k = 0; k < n->nlevels && cnt; k++)
+		cnt[j].msc_writebacks[k]++;
 }
 
 enum mt_level mt_hier_access(struct mt_hier *h, const struct mt_map *m, int i, uint64_t off,
@@ -268,20 +350,27 @@ enum mt_level mt_hier_access(struct mt_hier *h, const struct mt_map *m, int i, u
 	bool has_wb, has_mwb;
 
 	if (mt_llc_access(&h->llc, off, store, &wb, &has_wb)) {
+		struct mt_msc_node *n = &h->ms->node[i];
+
 		cnt[i].misses++;
 		at = MT_AT_MEMORY;
-		/* the line is read from the node: its memory-side cache first (a store's too) */
-		if (h->msc[i].way) {
-			if (!mt_llc_access(&h->msc[i], off, false, &mwb, &has_mwb)) {
-				cnt[i].msc_hits++;
-				at = MT_AT_MSC;
+		/* the line is read from the node: its memory-side caches first (a store's too) */
+		for (int k = 0; k < n->nlevels; k++) {
+			bool hit = !mt_llc_access(&n->level[k], off, false, &mwb, &has_mwb);
+
+			if (has_mwb) {
+				cnt[i].msc_writebacks[k]++;
+				msc_write(n, k + 1, mwb, &cnt[i]);
 			}
-			if (has_mwb)
-				cnt[i].msc_writebacks++;
+			if (hit) {
+				cnt[i].msc_hits[k]++;
+				at = (enum mt_level)(MT_AT_MSC + k);
+				break;
+			}
 		}
 	}
 	if (has_wb)
-		hier_writeback(h, m, wb, cnt);
+		hier_writeback(h, m, wb, cnt, true);
 	return at;
 }
 
@@ -289,29 +378,90 @@ struct hier_flush {
 	struct mt_hier *h;
 	const struct mt_map *m;
 	struct mt_count *cnt;
+	bool into;
 };
 
 static void flush_llc_line(uint64_t off, void *ctx)
 {
 	struct hier_flush *f = ctx;
 
-	hier_writeback(f->h, f->m, off, f->cnt);
+	hier_writeback(f->h, f->m, off, f->cnt, f->into);
+}
+
+struct msc_flush {
+	struct mt_msc_node *n;
+	int next;		/* the level a dirty line goes to */
+	struct mt_count *c;
+};
+
+static void flush_msc_line(uint64_t off, void *ctx)
+{
+	struct msc_flush *f = ctx;
+
+	msc_write(f->n, f->next, off, f->c);
+}
+
+/*
+ * Empties every node's memory-side caches, level 1 first, into @cnt (NULL:
+ * not counted); @all: every set (at exit: a set whose entry in the list a
+ * race lost is emptied too).
+ */
+static void memside_flush(struct mt_memside *s, const struct mt_map *m, struct mt_count *cnt, bool all)
+{
+	for (int i = 0; i < m->n && i < MT_MAX_NODES; i++) {
+		struct mt_msc_node *n = &s->node[i];
+
+		for (int k = 0; k < n->nlevels; k++) {
+			struct msc_flush f = { n, k + 1, cnt ? &cnt[i] : NULL };
+			uint64_t dirty = llc_flush(&n->level[k], all, flush_msc_line, &f);
+
+			if (cnt)
+				cnt[i].msc_writebacks[k] += dirty;
+		}
+	}
 }
 
 void mt_hier_flush(struct mt_hier *h, const struct mt_map *m, struct mt_count *cnt)
 {
-	struct hier_flush f = { h, m, cnt };
+	struct hier_flush f = { h, m, cnt, true };
 
 	mt_llc_flush(&h->llc, flush_llc_line, &f);
-	for (int i = 0; i < m->n && i < MT_MAX_NODES; i++) {
-		uint64_t dirty;
+	memside_flush(h->ms, m, cnt, false);
+}
 
-		if (!h->msc[i].way)
-			continue;
-		dirty = mt_llc_flush(&h->msc[i], NULL, NULL);
-		if (cnt)
-			cnt[i].msc_writebacks += dirty;
-	}
+void mt_memside_claim(struct mt_memside *s, const struct mt_map *m,
+		      struct mt_count (*count)[MT_MAX_NODES + 1], unsigned int to)
+{
+	unsigned int q = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE);
+
+	do
+		if (q == to)
+			return;
+	while (!__atomic_compare_exchange_n(&s->phase, &q, to, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE));
+	memside_flush(s, m, q ? count[q - 1] : NULL, to == 0);
+}
+
+void mt_hier_settle(struct mt_hier *h, const struct mt_map *m,
+		    struct mt_count (*count)[MT_MAX_NODES + 1], unsigned int from, unsigned int to)
+{
+	struct hier_flush f = { h, m, from ? count[from - 1] : NULL,
+				from && __atomic_load_n(&h->ms->phase, __ATOMIC_ACQUIRE) == from };
+
+	mt_llc_flush(&h->llc, flush_llc_line, &f);
+	if (to)
+		mt_memside_claim(h->ms, m, count, to);
+}
+
+uint64_t mt_delay_of(const struct mt_config *cfg, const uint64_t *delay_ns,
+		     const uint64_t *msc_delay_ns, int i, enum mt_level at)
+{
+	if (at == MT_AT_LLC || i < 0 || i >= cfg->map.n)
+		return 0;
+	/* relaxed loads: the calibration rewrites the waits from another vCPU's thread */
+	if (at == MT_AT_MSC && cfg->msc_lat_ns[i])
+		return LD(&msc_delay_ns[i]);
+	return LD(&delay_ns[i]);
 }
 
 /* A whole unsigned number (decimal or 0x hex); -1 if it is not one. */
@@ -425,14 +575,18 @@ static int parse_lat(const char *v, int *id, uint32_t *ns)
 	return 0;
 }
 
-/* "ID:SIZE:WAYS:LINE:wb|wt", the cache's geometry checked; 0, or -1 with why in @why. */
-static int parse_msc(const char *v, int *id, struct mt_msc_cfg *c, char *why, size_t whylen)
+/*
+ * "ID:SIZE:WAYS:LINE:wb|wt" of key @key (msc, msc2, msc3), the cache's
+ * geometry checked; 0, or -1 with why in @why.
+ */
+static int parse_msc(const char *key, const char *v, int *id, struct mt_msc_cfg *c, char *why,
+		     size_t whylen)
 {
-	char buf[128], *f[5], *p;
+	char buf[128], *f[5], *p, prefix[8];
 	uint64_t a, ways, line;
 	int n = 0;
 
-	snprintf(why, whylen, "want msc=ID:SIZE:WAYS:LINE:wb|wt");
+	snprintf(why, whylen, "want %s=ID:SIZE:WAYS:LINE:wb|wt", key);
 	if (strlen(v) >= sizeof(buf))
 		return -1;
 	strcpy(buf, v);
@@ -451,24 +605,31 @@ static int parse_msc(const char *v, int *id, struct mt_msc_cfg *c, char *why, si
 	c->ways = (uint32_t)ways;
 	c->line = (uint32_t)line;
 	c->write_through = !strcmp(f[4], "wt");
-	return mt_cache_check("msc_", c->size, c->ways, c->line, why, whylen);
+	snprintf(prefix, sizeof(prefix), "%s_", key);
+	return mt_cache_check(prefix, c->size, c->ways, c->line, why, whylen);
 }
 
 int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen)
 {
-	/* msc= by node id, resolved against the nodes at the end (any order) */
-	int msc_id[MT_MAX_NODES], nmsc = 0, msc_arg[MT_MAX_NODES];
-	struct mt_msc_cfg msc[MT_MAX_NODES];
+	/* msc=, msc2=, msc3= by node id and level, resolved against the nodes at the end (any order) */
+	int msc_id[MT_MAX_NODES * MT_MSC_LEVELS], nmsc = 0, msc_arg[MT_MAX_NODES * MT_MSC_LEVELS];
+	int msc_level[MT_MAX_NODES * MT_MSC_LEVELS];
+	struct mt_msc_cfg msc[MT_MAX_NODES * MT_MSC_LEVELS];
+	static const char *const msc_key[MT_MSC_LEVELS] = { "msc", "msc2", "msc3" };
 	bool have_rule = false;
 	int gpa_arg = 0;	/* the last gpa= argument's number */
 	/* lat= by node id, checked against the nodes at the end (any order) */
 	int lat_id[MT_MAX_NODES], nlat = 0, lat_arg[MT_MAX_NODES];
 	uint32_t lat_ns[MT_MAX_NODES];
+	/* msc_lat= likewise */
+	int mlat_id[MT_MAX_NODES], nmlat = 0, mlat_arg[MT_MAX_NODES];
+	uint32_t mlat_ns[MT_MAX_NODES];
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->llc_size = MT_LLC_DEFAULT_SIZE;
 	cfg->llc_ways = MT_LLC_DEFAULT_WAYS;
 	cfg->llc_line = MT_LLC_DEFAULT_LINE;
+	cfg->msc_sim = true;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 		const char *v = eq ? eq + 1 : NULL;
@@ -578,29 +739,55 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			lat_id[nlat] = id;
 			lat_ns[nlat] = ns;
 			lat_arg[nlat++] = i + 1;
-		} else if (KEY("msc")) {
+		} else if (KEY("msc_sim")) {
+			if (strcmp(v, "0") && strcmp(v, "1")) {
+				snprintf(err, errlen, "argument %d '%s': msc_sim is 0 or 1", i + 1, a);
+				return -1;
+			}
+			cfg->msc_sim = !strcmp(v, "1");
+		} else if (KEY("msc_lat")) {
+			int id;
+			uint32_t ns;
+
+			if (nmlat == MT_MAX_NODES || parse_lat(v, &id, &ns)) {
+				snprintf(err, errlen, "argument %d '%s': want msc_lat=ID:NS (1 to 100000 ns, at most %d)",
+					 i + 1, a, MT_MAX_NODES);
+				return -1;
+			}
+			for (int k = 0; k < nmlat; k++)
+				if (mlat_id[k] == id) {
+					snprintf(err, errlen, "argument %d '%s': node %d's cache latency given twice",
+						 i + 1, a, id);
+					return -1;
+				}
+			mlat_id[nmlat] = id;
+			mlat_ns[nmlat] = ns;
+			mlat_arg[nmlat++] = i + 1;
+		} else if (KEY("msc") || KEY("msc2") || KEY("msc3")) {
+			int level = KEY("msc") ? 1 : KEY("msc2") ? 2 : 3;
 			char why[160];
 			int id;
 
-			if (nmsc == MT_MAX_NODES) {
+			if (nmsc == MT_MAX_NODES * MT_MSC_LEVELS) {
 				snprintf(err, errlen, "argument %d '%s': more than %d memory-side caches", i + 1, a,
-					 MT_MAX_NODES);
+					 MT_MAX_NODES * MT_MSC_LEVELS);
 				return -1;
 			}
-			if (parse_msc(v, &id, &msc[nmsc], why, sizeof(why))) {
+			if (parse_msc(msc_key[level - 1], v, &id, &msc[nmsc], why, sizeof(why))) {
 				snprintf(err, errlen, "argument %d '%s': %s", i + 1, a, why);
 				return -1;
 			}
 			for (int k = 0; k < nmsc; k++)
-				if (msc_id[k] == id) {
-					snprintf(err, errlen, "argument %d '%s': node %d's memory-side cache given twice",
-						 i + 1, a, id);
+				if (msc_id[k] == id && msc_level[k] == level) {
+					snprintf(err, errlen, "argument %d '%s': node %d's memory-side cache%s given twice",
+						 i + 1, a, id, level == 1 ? "" : level == 2 ? " level 2" : " level 3");
 					return -1;
 				}
 			msc_id[nmsc] = id;
+			msc_level[nmsc] = level;
 			msc_arg[nmsc++] = i + 1;
 		} else {
-			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, gpa, llc_size, llc_ways, llc_line, delay, lat, msc)",
+			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, gpa, llc_size, llc_ways, llc_line, delay, lat, msc, msc2, msc3, msc_lat, msc_sim)",
 				 i + 1, a);
 			return -1;
 		}
@@ -624,6 +811,10 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 		snprintf(err, errlen, "argument %d 'lat=...': a latency without delay=DILATION", lat_arg[0]);
 		return -1;
 	}
+	if (nmlat && !cfg->dilation) {
+		snprintf(err, errlen, "argument %d 'msc_lat=...': a latency without delay=DILATION", mlat_arg[0]);
+		return -1;
+	}
 	for (int k = 0; k < nlat; k++) {
 		int j = -1;
 
@@ -644,21 +835,42 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			if (cfg->map.node[i].id == msc_id[k])
 				j = i;
 		if (j < 0) {
-			snprintf(err, errlen, "argument %d 'msc=%d:...': no node=%d", msc_arg[k], msc_id[k],
-				 msc_id[k]);
+			snprintf(err, errlen, "argument %d '%s=%d:...': no node=%d", msc_arg[k],
+				 msc_key[msc_level[k] - 1], msc_id[k], msc_id[k]);
 			return -1;
 		}
 		if (msc[k].size >= cfg->map.node[j].size) {
-			snprintf(err, errlen, "argument %d 'msc=%d:%" PRIu64 ":...': not smaller than node %d's memory",
-				 msc_arg[k], msc_id[k], msc[k].size, msc_id[k]);
+			snprintf(err, errlen, "argument %d '%s=%d:%" PRIu64 ":...': not smaller than node %d's memory",
+				 msc_arg[k], msc_key[msc_level[k] - 1], msc_id[k], msc[k].size, msc_id[k]);
 			return -1;
 		}
-		if (cfg->dilation) {
-			snprintf(err, errlen, "argument %d 'msc=%d:...': delay= does not model memory-side caches (count only)",
-				 msc_arg[k], msc_id[k]);
+		cfg->msc[j][msc_level[k] - 1] = msc[k];
+	}
+	/* a node's levels are 1..n: a deeper one needs the one in front of it */
+	for (int k = 0; k < nmsc; k++) {
+		int j = 0;
+
+		while (cfg->map.node[j].id != msc_id[k])
+			j++;
+		if (msc_level[k] > 1 && !cfg->msc[j][msc_level[k] - 2].size) {
+			snprintf(err, errlen, "argument %d '%s=%d:...': node %d has no level-%d cache (%s=%d:...)",
+				 msc_arg[k], msc_key[msc_level[k] - 1], msc_id[k], msc_id[k], msc_level[k] - 1,
+				 msc_key[msc_level[k] - 2], msc_id[k]);
 			return -1;
 		}
-		cfg->msc[j] = msc[k];
+	}
+	for (int k = 0; k < nmlat; k++) {
+		int j = -1;
+
+		for (int i = 0; i < cfg->map.n; i++)
+			if (cfg->map.node[i].id == mlat_id[k])
+				j = i;
+		if (j < 0 || !cfg->msc[j][0].size) {
+			snprintf(err, errlen, "argument %d 'msc_lat=%d:%" PRIu32 "': no %s=%d", mlat_arg[k],
+				 mlat_id[k], mlat_ns[k], j < 0 ? "node" : "msc", mlat_id[k]);
+			return -1;
+		}
+		cfg->msc_lat_ns[j] = mlat_ns[k];
 	}
 	for (int i = 0; cfg->dilation && i < cfg->map.n; i++)
 		if (!cfg->lat_ns[i]) {
@@ -739,9 +951,11 @@ static void count_line(FILE *f, size_t seq, const char *node, const struct mt_co
 {
 	fprintf(f, "count phase=%zu node=%s reads=%" PRIu64 " writes=%" PRIu64
 		" misses=%" PRIu64 " writebacks=%" PRIu64 " msc_hits=%" PRIu64
-		" msc_writebacks=%" PRIu64 "\n",
-		seq, node, c->reads, c->writes, c->misses, c->writebacks, c->msc_hits,
-		c->msc_writebacks);
+		" msc_writebacks=%" PRIu64 " msc2_hits=%" PRIu64 " msc2_writebacks=%" PRIu64
+		" msc3_hits=%" PRIu64 " msc3_writebacks=%" PRIu64 "\n",
+		seq, node, c->reads, c->writes, c->misses, c->writebacks, c->msc_hits[0],
+		c->msc_writebacks[0], c->msc_hits[1], c->msc_writebacks[1], c->msc_hits[2],
+		c->msc_writebacks[2]);
 }
 
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,
@@ -751,16 +965,17 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib 
 	static const struct mt_calib none;
 	fprintf(f, "tierlab-memtiming %d\n", MT_REPORT_VERSION);
 	fprintf(f, "config rule=%s llc_size=%" PRIu64 " llc_ways=%" PRIu32 " llc_line=%" PRIu32
-		" nodes=%d\n", mt_rule_names[cfg->map.rule], cfg->llc_size, cfg->llc_ways,
-		cfg->llc_line, cfg->map.n);
+		" nodes=%d msc_sim=%d\n", mt_rule_names[cfg->map.rule], cfg->llc_size, cfg->llc_ways,
+		cfg->llc_line, cfg->map.n, cfg->msc_sim ? 1 : 0);
 	for (int i = 0; i < cfg->map.n; i++)
 		fprintf(f, "node id=%d start=0x%" PRIx64 " size=0x%" PRIx64 "\n",
 			cfg->map.node[i].id, cfg->map.node[i].start, cfg->map.node[i].size);
 	for (int i = 0; i < cfg->map.n; i++)
-		if (cfg->msc[i].size)
-			fprintf(f, "msc id=%d size=%" PRIu64 " ways=%" PRIu32 " line=%" PRIu32 " policy=%s\n",
-				cfg->map.node[i].id, cfg->msc[i].size, cfg->msc[i].ways, cfg->msc[i].line,
-				cfg->msc[i].write_through ? "wt" : "wb");
+		for (int k = 0; k < MT_MSC_LEVELS && cfg->msc[i][k].size; k++)
+			fprintf(f, "msc id=%d level=%d size=%" PRIu64 " ways=%" PRIu32 " line=%" PRIu32
+				" policy=%s\n", cfg->map.node[i].id, k + 1, cfg->msc[i][k].size,
+				cfg->msc[i][k].ways, cfg->msc[i][k].line,
+				cfg->msc[i][k].write_through ? "wt" : "wb");
 	if (cfg->dilation) {
 		if (!calib)
 			calib = &none;
@@ -772,6 +987,12 @@ int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib 
 			fprintf(f, "lat id=%d ns=%" PRIu32 " delay_ns=%" PRIu64 "\n", cfg->map.node[i].id,
 				cfg->lat_ns[i], mt_delay_ns(cfg->dilation, cfg->lat_ns[i],
 							     calib->done ? calib->ns_per_miss : 0));
+		for (int i = 0; i < cfg->map.n; i++)
+			if (cfg->msc_lat_ns[i])
+				fprintf(f, "msc_lat id=%d ns=%" PRIu32 " delay_ns=%" PRIu64 "\n",
+					cfg->map.node[i].id, cfg->msc_lat_ns[i],
+					mt_delay_ns(cfg->dilation, cfg->msc_lat_ns[i],
+						    calib->done ? calib->ns_per_miss : 0));
 	}
 	for (size_t p = 0; p < nphases; p++) {
 		char id[16];

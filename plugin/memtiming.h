@@ -4,7 +4,9 @@
  * QEMU in them, so the host unit tests can run them (tests/unit/
  * test_plugin_memtiming.c): the plugin's arguments, guest-physical address
  * -> NUMA node (with QEMU 7.2's doubled RAM-block offset), the simulated
- * set-associative LLC, the phase markers and the report file it writes.
+ * set-associative LLC (one per vCPU) and memory-side caches (one per node
+ * and level, shared by every vCPU), the phase markers and the report file
+ * it writes.
  *
  * Addresses are "RAM offsets": a node's memory backend sits in the
  * machine's RAM container at the sum of the sizes of the nodes before it
@@ -22,7 +24,7 @@
 
 #define MT_MAX_NODES 16
 #define MT_NODE_NONE MT_MAX_NODES	/* counters of accesses in no node's range */
-#define MT_REPORT_VERSION 2
+#define MT_REPORT_VERSION 3
 
 #include "marker.h"
 
@@ -84,9 +86,18 @@ int mt_map_offset(const struct mt_map *m, uint64_t offset);
 int mt_map_gpa(const struct mt_map *m, uint64_t gpa, uint64_t *offset);
 
 /*
- * Simulated LLC: set-associative, LRU, write-allocate, write-back.  Each
- * set's ways are kept most recently used first; a way holds the line number
- * << 1 | dirty, or MT_LLC_EMPTY.
+ * A simulated cache (the LLC, and each level of a memory-side cache):
+ * set-associative, LRU, write-allocate, write-back.  Each set's ways are
+ * kept most recently used first; a way holds the line number << 1 | dirty,
+ * or MT_LLC_EMPTY.  Every way and every touched[] entry is one word read
+ * and written with relaxed atomics (__atomic builtins, plain loads and
+ * stores on x86): a memory-side cache is one structure shared by every
+ * vCPU, and under multi-threaded TCG (one host thread per vCPU) two vCPUs
+ * may update one set at once.  No lock: such a race can lose or duplicate
+ * a line of that set (an approximation, README "Memory timing"), never
+ * corrupt memory or index out of bounds.  One thread at a time (the LLC,
+ * always; everything under --clock icount, where QEMU runs the vCPUs
+ * round-robin on one thread) is exact.
  */
 #define MT_LLC_EMPTY UINT64_MAX
 struct mt_llc {
@@ -96,6 +107,8 @@ struct mt_llc {
 	 * The sets filled since the last flush, each once (a set is empty
 	 * while its first way is): a flush visits these only, so emptying a
 	 * memory-side cache of millions of lines costs what the phase touched.
+	 * ntouched past sets (only a race can do that) makes the next flush
+	 * visit every set.
 	 */
 	uint32_t *touched, ntouched;
 };
@@ -139,11 +152,16 @@ uint64_t mt_llc_flush(struct mt_llc *c, void (*writeback)(uint64_t offset, void 
  * A node's memory-side cache (ACPI HMAT; topologies/README.md): in front of
  * that node's memory, it sees the LLC's misses and write-backs to the node
  * (README, "Memory timing", memory-side caches).  Simulated like the LLC
- * (set-associative, LRU; "direct" is 1 way), level 1 only; write-back
- * (write-allocate: a write-back from the LLC lands in it, its dirty lines
- * reach memory when evicted) or write-through (every write-back from the
- * LLC reaches memory; the cache is not written).  size 0: none.
+ * (set-associative, LRU; "direct" is 1 way); write-back (write-allocate: a
+ * write-back from the LLC lands in it, its dirty lines go on when evicted)
+ * or write-through (every write-back from the LLC goes on; the cache is not
+ * written).  Up to MT_MSC_LEVELS levels per node, level 1 nearest: a read
+ * that misses level k is looked up in level k + 1, then the memory (each
+ * level allocates the line it missed); what leaves level k (its dirty
+ * evictions, or every write of a write-through level) is written into
+ * level k + 1, or the memory after the last.  size 0: no such level.
  */
+#define MT_MSC_LEVELS 3
 struct mt_msc_cfg {
 	uint64_t size;
 	uint32_t ways, line;
@@ -154,16 +172,27 @@ struct mt_config {
 	struct mt_map map;
 	uint64_t llc_size;
 	uint32_t llc_ways, llc_line;
-	struct mt_msc_cfg msc[MT_MAX_NODES];	/* by index into map.node */
+	/* [index into map.node][level - 1]; a node's levels are 1..n, in order */
+	struct mt_msc_cfg msc[MT_MAX_NODES][MT_MSC_LEVELS];
+	/*
+	 * msc_sim=0: the memory-side caches are described (msc= lines of the
+	 * report) but not simulated, every LLC miss goes to the memory: what
+	 * simulating them costs in host time, measured against the same boot
+	 * (make bench-lab, part msc).  Default true.
+	 */
+	bool msc_sim;
 	const char *out;	/* the report file */
 	/*
 	 * Delay injection (--memory-timing delay, experimental): 0 counts
 	 * only; else the time dilation factor, and each node's HMAT read
 	 * latency (ns, by index into map.node) that a miss on it is made to
-	 * cost, dilated (mt_delay_ns).
+	 * cost, dilated (mt_delay_ns); msc_lat_ns, a node's level-1
+	 * memory-side cache read latency that a hit in it is made to cost
+	 * (0: the cache is not priced, a hit waits the node's latency).
 	 */
 	double dilation;
 	uint32_t lat_ns[MT_MAX_NODES];
+	uint32_t msc_lat_ns[MT_MAX_NODES];
 };
 
 /*
@@ -176,55 +205,110 @@ struct mt_config {
  * llc_line=BYTES; for delay injection delay=DILATION (1 to 1000) and
  * lat=ID:NS for every node (a lat= without delay=, or delay= without a
  * lat= for each node, is an error); msc=ID:SIZE:WAYS:LINE:wb|wt for a
- * node's memory-side cache (count only: with delay= an error, a hit's
- * wait is not modeled).  0, or -1 with "argument N 'text':
- * why" (or "missing ...") in @err.
+ * node's level-1 memory-side cache, msc2= and msc3= (the same form) for its
+ * level 2 and 3 (each needs the level in front of it); with delay=,
+ * msc_lat=ID:NS for a
+ * level-1 cache whose hits wait their own latency (else a hit waits the
+ * node's); msc_sim=0|1 (default 1; 0: the caches not simulated).  0, or -1
+ * with "argument N 'text': why" (or "missing ...") in @err.
  */
 int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_t errlen);
 
 /*
  * What a phase counted on one node (or MT_NODE_NONE): the guest's reads
- * and writes, the LLC's misses and write-backs to the node and, with a
- * memory-side cache, the misses it served (msc_hits; the rest went to the
- * memory) and the writes that reached the memory behind it
- * (msc_writebacks: a write-back cache's dirty evictions, every write-back
- * of a write-through one).
+ * and writes, the LLC's misses and write-backs to the node and, with
+ * memory-side caches, per level (index level - 1) the LLC misses it served
+ * (msc_hits; the rest went on to the next level or the memory) and the
+ * writes that left it for the next level or the memory (msc_writebacks: a
+ * write-back level's dirty evictions, every write of a write-through one).
  */
 struct mt_count {
-	uint64_t reads, writes, misses, writebacks, msc_hits, msc_writebacks;
+	uint64_t reads, writes, misses, writebacks;
+	uint64_t msc_hits[MT_MSC_LEVELS], msc_writebacks[MT_MSC_LEVELS];
 };
+/* Adds @c to @t, field by field. */
+void mt_count_add(struct mt_count *t, const struct mt_count *c);
 
 /*
- * One vCPU's caches: the LLC and each node's memory-side cache (way NULL
- * when the node has none).  Per vCPU, like the LLC: a memory-side cache is
- * one per node on the machine, shared by every CPU; here each vCPU has its
- * own copy, so a line another vCPU brought in is not a hit (an
- * approximation, exact for a phase whose accesses are all on one vCPU).
+ * The memory-side caches: one per node and level, shared by every vCPU
+ * (the machine's are: a line one CPU brought in is a hit for another).
+ * @phase is the phase whose lines they hold (index + 1, 0 none), read and
+ * moved with atomics (mt_memside_claim).
  */
+struct mt_msc_node {
+	int nlevels;
+	struct mt_llc level[MT_MSC_LEVELS];
+	bool wt[MT_MSC_LEVELS];
+};
+struct mt_memside {
+	struct mt_msc_node node[MT_MAX_NODES];
+	unsigned int phase;
+};
+/* 0, or -1 with the reason (naming the node and level) in @err; with !cfg->msc_sim, no level. */
+int mt_memside_init(struct mt_memside *s, const struct mt_config *cfg, char *err, size_t errlen);
+void mt_memside_free(struct mt_memside *s);
+
+/* One vCPU's view: its own LLC, the machine's memory-side caches. */
 struct mt_hier {
 	struct mt_llc llc;
-	struct mt_llc msc[MT_MAX_NODES];
-	bool msc_wt[MT_MAX_NODES];
+	struct mt_memside *ms;
 };
-/* Where an access was served. */
-enum mt_level { MT_AT_LLC, MT_AT_MSC, MT_AT_MEMORY };
+/* Where an access was served: the LLC, a memory-side cache level (1..3), the memory. */
+enum mt_level { MT_AT_LLC, MT_AT_MSC, MT_AT_MSC2, MT_AT_MSC3, MT_AT_MEMORY };
 /* 0, or -1 with the reason in @err. */
-int mt_hier_init(struct mt_hier *h, const struct mt_config *cfg, char *err, size_t errlen);
+int mt_hier_init(struct mt_hier *h, const struct mt_config *cfg, struct mt_memside *ms,
+		 char *err, size_t errlen);
+/* Frees the LLC (not the shared memory-side caches). */
 void mt_hier_free(struct mt_hier *h);
 /*
  * One access at RAM offset @off of node index @i (of @m): counts its LLC
- * miss, the memory-side cache's hit, the write-backs, into @cnt (by node
+ * miss, the memory-side caches' hits, the write-backs, into @cnt (by node
  * index, MT_NODE_NONE last).  Not its read or write: the caller counts
  * those.  Returns where it was served.
  */
 enum mt_level mt_hier_access(struct mt_hier *h, const struct mt_map *m, int i, uint64_t off,
 			     bool store, struct mt_count *cnt);
 /*
- * Empties every cache: the LLC's dirty lines written back through the
- * memory-side caches, then theirs to memory, all counted into @cnt (NULL:
- * not counted).
+ * Each phase starts with empty caches and is charged the write-backs of
+ * the lines it leaves dirty.  A vCPU whose caches hold phase @from's lines
+ * (index + 1; 0 none) and that first counts in phase @to (0: QEMU exits)
+ * settles: its LLC's dirty lines are written back, charged to @from
+ * (count[from - 1]; count is the vCPU's [phase][node] array), into the
+ * memory-side caches while they still hold @from's lines, else straight
+ * through every level to the memory (they were emptied when another vCPU
+ * moved on first: what the flush would have written).  Then, when @to is
+ * not 0, it claims the memory-side caches for @to (mt_memside_claim).
+ */
+void mt_hier_settle(struct mt_hier *h, const struct mt_map *m,
+		    struct mt_count (*count)[MT_MAX_NODES + 1], unsigned int from, unsigned int to);
+/*
+ * Moves the memory-side caches to phase @to: the one caller that moves
+ * them from phase q (a compare-and-swap) empties them, each level's dirty
+ * lines written into the next, the last's to memory, all charged to q
+ * (count[q - 1]; nothing when q is 0), once; a caller that finds them at
+ * @to already does nothing.  At exit (@to 0), after every vCPU settled:
+ * then every set is visited, not only those filled since the last flush
+ * (under MTTCG a race may have lost a set from that list).
+ */
+void mt_memside_claim(struct mt_memside *s, const struct mt_map *m,
+		      struct mt_count (*count)[MT_MAX_NODES + 1], unsigned int to);
+/*
+ * Empties the LLC and the memory-side caches, the LLC's dirty lines
+ * written back through the memory-side caches, theirs to memory, all
+ * counted into @cnt (NULL: not counted): one vCPU's phase end when it is
+ * the only one.
  */
 void mt_hier_flush(struct mt_hier *h, const struct mt_map *m, struct mt_count *cnt);
+
+/*
+ * Delay injection: what an access of node index @i served at @at waits
+ * (before a calibration, or with it): nothing at the LLC; @msc_delay_ns[i]
+ * for a level-1 memory-side cache hit when that cache is priced
+ * (cfg->msc_lat_ns[i]); else (a miss, a deeper level's hit, an unpriced
+ * cache's) the node's @delay_ns[i].
+ */
+uint64_t mt_delay_of(const struct mt_config *cfg, const uint64_t *delay_ns,
+		     const uint64_t *msc_delay_ns, int i, enum mt_level at);
 
 struct mt_phase {
 	unsigned int id;		/* the marker's id */
@@ -318,11 +402,15 @@ struct mt_calib {
 /*
  * The report (README, "Memory timing"): a header line, the config, a
  * "node" line per node, an "msc" line per memory-side cache, with delay
- * injection a "delay" line (dilation, latencies, calibration), one
+ * injection a "delay" line (dilation, latencies, calibration), a "lat"
+ * line per node and an "msc_lat" line per priced level-1 cache, one
  * "phase" line and one "count" line per node (and "none") per phase, one
  * "probe" line per address probe, and "end" with the totals.  Version 2
  * added the msc lines, each count's msc_hits and msc_writebacks and the
- * delay line's dropped_ns.
+ * delay line's dropped_ns; version 3 the config line's msc_sim=, the msc
+ * lines' level=, the counts of
+ * levels 2 and 3 (msc2_hits, msc2_writebacks, msc3_hits, msc3_writebacks)
+ * and the msc_lat lines.
  * Returns 0, -1 on a write error.
  */
 int mt_report_write(FILE *f, const struct mt_config *cfg, const struct mt_calib *calib,

@@ -14,24 +14,33 @@
  * or ends (XX 2) phase YY, or asks for the address of the vCPU's next access
  * (XX 3, a probe the guest compares with /proc/self/pagemap).
  *
- * Memory-side caches (msc=ID:SIZE:WAYS:LINE:wb|wt, HMAT's, level 1): an
- * LLC miss to such a node is looked up in the node's cache, an LLC
- * write-back lands in it (mt_hier_access); each vCPU has its own copy of
- * every node's cache, an approximation of the one the machine shares.
+ * Memory-side caches (msc=ID:SIZE:WAYS:LINE:wb|wt, HMAT's; msc2=, msc3=
+ * for levels 2 and 3): an LLC miss to such a node is looked up in the
+ * node's level 1, then level 2, then 3, an LLC write-back lands in level 1
+ * and what leaves a level goes on to the next (mt_hier_access).  Each
+ * node's cache is one structure shared by every vCPU (struct mt_memside),
+ * as the machine's is.
  *
- * No locks on the hot path: each vCPU has its own caches and counters (under
- * MTTCG a vCPU's callbacks run on its own thread); the current phase is one
- * word, written by markers and read with relaxed atomics.  The phase is
- * machine-wide: a begin on one vCPU makes every vCPU count into it.  Each
- * phase starts with an empty LLC and is charged the write-backs of the
- * lines it leaves dirty (llc_settle).
+ * No locks on the hot path: each vCPU has its own LLC and counters (under
+ * MTTCG a vCPU's callbacks run on its own thread); the memory-side caches
+ * are shared, each way one word updated with relaxed atomics (exact when
+ * one thread runs the vCPUs, as under icount; under MTTCG two vCPUs
+ * updating one set at once may lose or duplicate a line of it); the
+ * current phase is one word, written by markers and read with relaxed
+ * atomics.  The phase is machine-wide: a begin on one vCPU makes every
+ * vCPU count into it.  Each phase starts with empty caches and is charged
+ * the write-backs of the lines it leaves dirty (llc_settle,
+ * mt_hier_settle): each vCPU empties its own LLC when it first counts in a
+ * later phase, the first of them the memory-side caches too.
  * The report is written once, when QEMU exits (via FILE.tmp and rename).
  *
- * Delay injection (delay=DILATION, lat=ID:NS; --memory-timing delay,
- * experimental): inside a phase, each LLC miss also makes its vCPU wait on
- * the host for mt_delay_ns(): the node's read latency dilated, less what
- * the miss already cost TCG.  That cost is calibrated once per boot, by
- * the first MT_PHASE_CALIB phase (chase's calibration walk, not delayed):
+ * Delay injection (delay=DILATION, lat=ID:NS, msc_lat=ID:NS;
+ * --memory-timing delay, experimental): inside a phase, each LLC miss also
+ * makes its vCPU wait on the host for mt_delay_ns(): the read latency of
+ * where it was served (a priced level-1 memory-side cache's, else the
+ * node's; mt_delay_of) dilated, less what the miss already cost TCG.
+ * That cost is calibrated once per boot, by the first MT_PHASE_CALIB phase
+ * (chase's calibration walk, not delayed):
  * the CPU time of the vCPU thread from its begin to its end marker over
  * its misses.  The waits are paid in epochs, spinning to a deadline on
  * CLOCK_MONOTONIC, with the host time the thread did not run credited
@@ -71,7 +80,7 @@ static qemu_plugin_insn_data_copy_t insn_data_copy;
 #define MAX_PROBES 4096
 
 struct vcpu {
-	struct mt_hier cache;	/* the LLC and each node's memory-side cache */
+	struct mt_hier cache;	/* its LLC; the memory-side caches are memside */
 	struct mt_count (*count)[MT_MAX_NODES + 1];	/* [phase][node] */
 	uint64_t *io;					/* [phase] */
 	unsigned int llc_phase;	/* index + 1 of the phase whose lines the caches hold, 0 none */
@@ -81,6 +90,7 @@ struct vcpu {
 } __attribute__((aligned(64)));
 
 static struct mt_config cfg;
+static struct mt_memside memside;	/* every node's memory-side caches, shared */
 static struct vcpu *vcpus;
 static unsigned int nvcpus;
 /* the phase being counted: its index + 1, 0 for none */
@@ -90,8 +100,11 @@ static struct mt_phase *phases;	/* id and closed only; counts are per vCPU */
 static struct mt_probe probes[MAX_PROBES];
 /* phases past MAX_PHASES, probes past MAX_PROBES, ends with no phase open */
 static uint64_t dropped;
-/* delay injection: each node's wait per miss (by index), the calibration */
-static uint64_t delay_ns[MT_MAX_NODES];
+/*
+ * delay injection: each node's wait per miss (by index), its level-1
+ * memory-side cache's per hit (when priced: cfg.msc_lat_ns), the calibration
+ */
+static uint64_t delay_ns[MT_MAX_NODES], msc_delay_ns[MT_MAX_NODES];
 static unsigned int calib_seq;	/* the calibration phase's index + 1 while it runs, else 0 */
 static uint64_t calib_t0;	/* the CPU time of the thread of calib_vcpu at its begin */
 static unsigned int calib_vcpu;
@@ -164,9 +177,13 @@ static void calib_end(unsigned int vi, unsigned int a)
 	calib.host_ns = host;
 	calib.misses = misses;
 	calib.ns_per_miss = mt_calib_ns_per_miss(host, misses);
-	for (int i = 0; i < cfg.map.n; i++)
+	for (int i = 0; i < cfg.map.n; i++) {
 		__atomic_store_n(&delay_ns[i], mt_delay_ns(cfg.dilation, cfg.lat_ns[i], calib.ns_per_miss),
 				 __ATOMIC_RELAXED);
+		__atomic_store_n(&msc_delay_ns[i],
+				 mt_delay_ns(cfg.dilation, cfg.msc_lat_ns[i], calib.ns_per_miss),
+				 __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(&calib.done, true, __ATOMIC_RELEASE);
 }
 
@@ -228,14 +245,16 @@ static void probe_record(uint64_t vaddr, uint64_t raw, uint64_t offset, int node
  * Each phase starts with empty caches (the LLC and the memory-side
  * caches), so what a case counts does not depend on the case before it
  * (tierbench shuffles their order), and is charged the write-back of every
- * line it left dirty: here, when the vCPU first accesses memory in a later
- * phase, or at exit.  Only the vCPU's own thread touches its caches and
- * counts, so this takes no lock.
+ * line it left dirty: the vCPU's LLC when it first accesses memory in
+ * phase @to (0: at exit), the memory-side caches by the first vCPU to do
+ * so (mt_hier_settle), or at exit.  Only the vCPU's own thread touches its
+ * LLC and counts; the shared caches are moved on by a compare-and-swap:
+ * no lock.
  */
-static void llc_settle(struct vcpu *v)
+static void llc_settle(struct vcpu *v, unsigned int to)
 {
-	mt_hier_flush(&v->cache, &cfg.map, v->llc_phase ? v->count[v->llc_phase - 1] : NULL);
-	v->llc_phase = 0;
+	mt_hier_settle(&v->cache, &cfg.map, v->count, v->llc_phase, to);
+	v->llc_phase = to;
 }
 
 static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
@@ -244,6 +263,7 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	struct qemu_plugin_hwaddr *h;
 	struct vcpu *v;
 	struct mt_count *c;
+	enum mt_level at;
 	uint64_t raw, off;
 	bool store;
 	int i;
@@ -297,8 +317,7 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 				v->dropped_ns += v->pace.pending;
 			memset(&v->pace, 0, sizeof(v->pace));
 		}
-		llc_settle(v);
-		v->llc_phase = a;
+		llc_settle(v, a);
 	}
 	c = &v->count[a - 1][i < 0 ? MT_NODE_NONE : i];
 	if (store)
@@ -307,10 +326,10 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 		c->reads++;
 	if (i < 0)
 		return;
-	/* delay= and msc= exclude each other (mt_parse_args): a miss here is to memory */
-	if (mt_hier_access(&v->cache, &cfg.map, i, off, store, v->count[a - 1]) != MT_AT_LLC &&
-	    cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
-	    mt_pace_owe(&v->pace, __atomic_load_n(&delay_ns[i], __ATOMIC_RELAXED)))
+	at = mt_hier_access(&v->cache, &cfg.map, i, off, store, v->count[a - 1]);
+	/* an LLC miss waits where it was served: a priced level-1 cache's latency, else the node's */
+	if (at != MT_AT_LLC && cfg.dilation && a != __atomic_load_n(&calib_seq, __ATOMIC_RELAXED) &&
+	    mt_pace_owe(&v->pace, mt_delay_of(&cfg, delay_ns, msc_delay_ns, i, at)))
 		pace_pay(v);
 }
 
@@ -360,24 +379,18 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 	(void)udata;
 	/* the last phase's dirty lines: its write-backs (QEMU's vCPUs have stopped) */
 	for (unsigned int vi = 0; vi < nvcpus; vi++) {
-		llc_settle(&vcpus[vi]);
+		llc_settle(&vcpus[vi], 0);
 		/* what a vCPU still owed when QEMU stopped was never waited either */
 		calib.dropped_ns += vcpus[vi].dropped_ns + vcpus[vi].pace.pending;
 	}
+	/* then the memory-side caches', charged to the phase they hold (any vCPU's counts: summed below) */
+	if (nvcpus)
+		mt_memside_claim(&memside, &cfg.map, vcpus[0].count, 0);
 	for (unsigned int p = 0; p < np; p++)
 		for (unsigned int vi = 0; vi < nvcpus; vi++) {
 			phases[p].io += vcpus[vi].io[p];
-			for (int i = 0; i <= MT_MAX_NODES; i++) {
-				struct mt_count *t = &phases[p].count[i];
-				const struct mt_count *c = &vcpus[vi].count[p][i];
-
-				t->reads += c->reads;
-				t->writes += c->writes;
-				t->misses += c->misses;
-				t->writebacks += c->writebacks;
-				t->msc_hits += c->msc_hits;
-				t->msc_writebacks += c->msc_writebacks;
-			}
+			for (int i = 0; i <= MT_MAX_NODES; i++)
+				mt_count_add(&phases[p].count[i], &vcpus[vi].count[p][i]);
 		}
 	/* MT_NODE_NONE is the last slot of every count array */
 	if (asprintf(&tmp, "%s.tmp", cfg.out) < 0)
@@ -423,12 +436,18 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	/* before a calibration: the dilated latency, nothing taken off */
-	for (int i = 0; i < cfg.map.n; i++)
+	for (int i = 0; i < cfg.map.n; i++) {
 		delay_ns[i] = mt_delay_ns(cfg.dilation, cfg.lat_ns[i], 0);
+		msc_delay_ns[i] = mt_delay_ns(cfg.dilation, cfg.msc_lat_ns[i], 0);
+	}
+	if (mt_memside_init(&memside, &cfg, err, sizeof(err))) {
+		say(err, "");
+		return -1;
+	}
 	for (unsigned int vi = 0; vi < nvcpus; vi++) {
 		struct vcpu *v = &vcpus[vi];
 
-		if (mt_hier_init(&v->cache, &cfg, err, sizeof(err))) {
+		if (mt_hier_init(&v->cache, &cfg, &memside, err, sizeof(err))) {
 			say(err, "");
 			return -1;
 		}

@@ -50,6 +50,20 @@ collect "$tmp/run" 1 --topology t >/dev/null
 check "collected again: marked collected" '[ -s "$tmp/run/boots/1.status" ]'
 check "the boot's rows in its own file, summary.csv made from it" 'cmp -s "$tmp/run/boots/1.csv" "$tmp/run/summary.csv"'
 
+# labrun passes a step's last line without its newline, and a timed-out
+# step's too; the channel's lines are "SEQ CRC PAYLOAD"
+cat > "$tmp/plan-tail" <<'PLAN'
+boot 1
+step tail 10 sh -c printf%20last-line-without-newline
+step slow 1 sh -c printf%20before-the-timeout;%20sleep%205
+PLAN
+: > "$tmp/chan-tail"
+build/guest/labrun "$tmp/plan-tail" "$tmp/chan-tail" 2>/dev/null
+check "labrun: a step's last line without newline comes as OUT" \
+	'grep -q "^[0-9]* [0-9a-f]* OUT last-line-without-newline$" "$tmp/chan-tail"'
+check "labrun: a timed-out step's last line comes too, then its timeout" \
+	'grep -q "^[0-9]* [0-9a-f]* OUT before-the-timeout$" "$tmp/chan-tail" && grep -q "STEP name=slow status=timeout" "$tmp/chan-tail"'
+
 # Truncated: the guest died after the second row.
 head -n 5 "$tmp/chan" > "$tmp/run/raw/channel-2.log"
 : > "$tmp/run/raw/console-2.log"

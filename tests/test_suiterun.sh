@@ -30,11 +30,14 @@ $marker &
 exit 3
 EOS
 printf '#!/bin/sh\nsleep 30\n' >"$tmp/slow.sh"
+# a line longer than suiterun's 4096-byte buffer, and a last line without newline
+printf '#!/bin/sh\nhead -c 5000 /dev/zero | tr "\\\\0" x\necho\nprintf tail-without-newline\n' >"$tmp/long.sh"
 chmod +x "$tmp"/*.sh
 cat >"$tmp/list" <<'EOS'
 bg-exit0 10 ./bg0.sh
 bg-exit3 10 ./bg3.sh
 slow 1 ./slow.sh
+long 10 ./long.sh
 EOS
 start=$SECONDS
 "$sr" "$tmp/list" >"$tmp/out" 2>&1
@@ -48,8 +51,11 @@ check "a test that exited 3 so fails with its own status" \
 	'grep -qE "^bg-exit3: fail \(exit 3, [01]\.[0-9] s\)$" "$tmp/out"'
 check "a test past its timeout still fails as one" \
 	'grep -qE "^slow: fail \(timeout after 1 s, " "$tmp/out"'
-check "summary and status: 1 pass, 2 fail, exit 1 (got $rc)" \
-	'grep -qx "suiterun: 1 pass, 0 skip, 2 fail (of 3)" "$tmp/out" && [ "$rc" = 1 ]'
+check "a line longer than the buffer comes in pieces of 4096 bytes, nothing lost" \
+	'[ "$(grep "^# long| x" "$tmp/out" | awk "{ print length(\$0) - 8 }" | tr "\n" " ")" = "4096 904 " ]'
+check "a last line without its newline comes through" 'grep -qx "# long| tail-without-newline" "$tmp/out"'
+check "summary and status: 2 pass, 2 fail, exit 1 (got $rc)" \
+	'grep -qx "suiterun: 2 pass, 0 skip, 2 fail (of 4)" "$tmp/out" && [ "$rc" = 1 ]'
 check "the whole list took seconds, not the 20 s of two timeouts (took $took s)" '[ "$took" -le 8 ]'
 left=$(pgrep -xf "$marker" | tr '\n' ' ')
 check "the background processes went with their groups (left: ${left:-none})" '[ -z "$left" ]'

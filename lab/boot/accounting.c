@@ -53,6 +53,8 @@ int acct_mode_parse(const char *s, enum acct_mode *mode, char *err, size_t errle
 
 /* HMAT read/write latency from CPU 0's node to node @id; false if none. */
 static bool latency(const struct topo *t, int id, double *rl, double *wl);
+/* Node @id's level-1 memory-side cache's figures, when it is priced; false if not. */
+static bool msc_latency(const struct topo *t, int id, double *rl, double *wl);
 
 /* @s with each ',' doubled (QEMU's escape inside an option value). */
 static void put_escaped(struct sbuf *sb, const char *s)
@@ -71,22 +73,20 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 		snprintf(err, errlen, "--memory-timing off loads no plugin");
 		return -1;
 	}
-	for (int i = 0; i < t->nnodes; i++) {
-		struct mt_msc_cfg c;
-		char why[200];
+	for (int i = 0; i < t->nnodes; i++)
+		for (int k = 1; k <= MT_MSC_LEVELS; k++) {
+			struct mt_msc_cfg c;
+			char why[200], prefix[8];
 
-		if (!t->node[i].mem_bytes || !acct_msc_of(t, i, &c))
-			continue;
-		if (mode == ACCT_DELAY) {
-			snprintf(err, errlen, "--memory-timing delay: node %d has a memory-side cache, which delay injection does not model (--memory-timing count does)",
-				 i);
-			return -1;
+			if (!t->node[i].mem_bytes || !acct_msc_level_of(t, i, k, &c))
+				continue;
+			snprintf(prefix, sizeof(prefix), k == 1 ? "msc_" : "msc%d_", k);
+			if (mt_cache_check(prefix, c.size, c.ways, c.line, why, sizeof(why))) {
+				snprintf(err, errlen, "node %d's memory-side cache%s cannot be simulated: %s", i,
+					 k == 1 ? "" : k == 2 ? " level 2" : " level 3", why);
+				return -1;
+			}
 		}
-		if (mt_cache_check("msc_", c.size, c.ways, c.line, why, sizeof(why))) {
-			snprintf(err, errlen, "node %d's memory-side cache cannot be simulated: %s", i, why);
-			return -1;
-		}
-	}
 	for (int i = 0; mode == ACCT_DELAY && i < t->nnodes; i++) {
 		double rl, wl;
 
@@ -120,12 +120,25 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 	else
 		sb_printf(sb, ",llc_size=%llu,llc_ways=%d,llc_line=%d", (unsigned long long)MT_LLC_DEFAULT_SIZE,
 			  MT_LLC_DEFAULT_WAYS, MT_LLC_DEFAULT_LINE);
-	for (int i = 0; i < t->nnodes; i++) {
-		struct mt_msc_cfg c;
+	for (int i = 0; i < t->nnodes; i++)
+		for (int k = 1; k <= MT_MSC_LEVELS; k++) {
+			struct mt_msc_cfg c;
 
-		if (t->node[i].mem_bytes && acct_msc_of(t, i, &c))
-			sb_printf(sb, ",msc=%d:%llu:%u:%u:%s", i, (unsigned long long)c.size, c.ways, c.line,
-				  c.write_through ? "wt" : "wb");
+			if (t->node[i].mem_bytes && acct_msc_level_of(t, i, k, &c))
+				sb_printf(sb, ",msc%.0d=%d:%llu:%u:%u:%s", k == 1 ? 0 : k, i,
+					  (unsigned long long)c.size, c.ways, c.line,
+					  c.write_through ? "wt" : "wb");
+		}
+	/* make bench-lab's measure of what simulating them costs: the same boot without */
+	{
+		const char *sim = getenv("TIERLAB_MEMTIMING_MSC_SIM");
+		struct mt_msc_cfg c;
+		bool any = false;
+
+		for (int i = 0; i < t->nnodes; i++)
+			any |= t->node[i].mem_bytes && acct_msc_of(t, i, &c);
+		if (any && sim && !strcmp(sim, "0"))
+			sb_puts(sb, ",msc_sim=0");
 	}
 	if (mode != ACCT_DELAY)
 		return 0;
@@ -135,6 +148,14 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 
 		if (t->node[i].mem_bytes && latency(t, i, &rl, &wl))
 			sb_printf(sb, ",lat=%d:%.0f", i, rl);
+	}
+	/* a priced level-1 memory-side cache: its hits wait its own read latency */
+	for (int i = 0; i < t->nnodes; i++) {
+		struct mt_msc_cfg c;
+		double rl, wl;
+
+		if (t->node[i].mem_bytes && acct_msc_of(t, i, &c) && msc_latency(t, i, &rl, &wl))
+			sb_printf(sb, ",msc_lat=%d:%.0f", i, rl);
 	}
 	return 0;
 }
@@ -167,12 +188,18 @@ int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset)
 
 bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c)
 {
+	return acct_msc_level_of(t, node, 1, c);
+}
+
+bool acct_msc_level_of(const struct topo *t, int node, int level, struct mt_msc_cfg *c)
+{
 	const struct topo_cache *k;
 
 	memset(c, 0, sizeof(*c));
-	if (node < 0 || node >= t->nnodes || t->node[node].ncache < 1)
+	if (node < 0 || node >= t->nnodes || level < 1 || level > MT_MSC_LEVELS ||
+	    t->node[node].ncache < level)
 		return false;
-	k = &t->node[node].cache[0];	/* level 1: deeper levels are not simulated */
+	k = &t->node[node].cache[level - 1];	/* the topology lists levels 1, 2, 3 in order */
 	c->size = k->size;
 	c->line = k->line;
 	c->ways = k->assoc == TOPO_ASSOC_direct ? 1 : ACCT_MSC_WAYS_NOT_DIRECT;
@@ -208,7 +235,7 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 {
 	char *copy = xstrdup(text), *save = NULL, *line;
 	unsigned long lineno = 0;
-	int nodes_declared = -1, counts_left = 0, ended = 0, lats = -1;
+	int nodes_declared = -1, counts_left = 0, ended = 0, lats = -1, last_mlat = -1;
 	size_t end_phases, end_probes;
 	const char *why = NULL;
 
@@ -233,30 +260,47 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 				f->version = 1;
 			else if (!strcmp(line, "tierlab-memtiming 2"))
 				f->version = 2;
+			else if (!strcmp(line, "tierlab-memtiming 3"))
+				f->version = 3;
 			else
-				why = "not a version 1 or 2 memtiming report (want 'tierlab-memtiming 2')";
+				why = "not a version 1, 2 or 3 memtiming report (want 'tierlab-memtiming 3')";
 		} else if (!strncmp(line, "msc ", 4)) {
 			char pol[8];
 			int idx;
 
-			if (f->version < 2 || f->nnodes != nodes_declared || f->delay || f->nphases ||
-			    !SCAN(line, n, "msc id=%d size=%llu ways=%u line=%u policy=%7s", &i1, &a, &u1, &u2, pol) ||
-			    (strcmp(pol, "wb") && strcmp(pol, "wt")))
+			int level = 1;
+			bool scanned = f->version >= 3 ?
+				SCAN(line, n, "msc id=%d level=%d size=%llu ways=%u line=%u policy=%7s", &i1, &level,
+				     &a, &u1, &u2, pol) :
+				SCAN(line, n, "msc id=%d size=%llu ways=%u line=%u policy=%7s", &i1, &a, &u1, &u2, pol);
+
+			if (f->version < 2 || f->nnodes != nodes_declared || f->delay || f->nphases || !scanned ||
+			    (strcmp(pol, "wb") && strcmp(pol, "wt")) || level < 1 || level > MT_MSC_LEVELS)
 				why = "msc: malformed, or not after the nodes";
 			else {
 				idx = -1;
 				for (int i = 0; i < f->nnodes; i++)
 					if (f->node[i].id == i1)
 						idx = i;
-				if (idx < 0 || f->msc[idx].size)
-					why = "msc: of an unknown node, or repeated";
+				if (idx < 0 || f->msc[idx][level - 1].size ||
+				    (level > 1 && !f->msc[idx][level - 2].size))
+					why = "msc: of an unknown node, repeated, or a level without the one in front of it";
 				else
-					f->msc[idx] = (struct mt_msc_cfg){ a, u1, u2, !strcmp(pol, "wt") };
+					f->msc[idx][level - 1] = (struct mt_msc_cfg){ a, u1, u2, !strcmp(pol, "wt") };
 			}
 		} else if (!strncmp(line, "config ", 7)) {
-			if (nodes_declared >= 0 ||
-			    !SCAN(line, n, "config rule=%15s llc_size=%llu llc_ways=%u llc_line=%u nodes=%d",
-				  rule, &a, &u1, &u2, &nodes_declared) ||
+			int sim = 1;
+			bool repeated = nodes_declared >= 0;
+			/* scanned only when first: the scan sets nodes_declared */
+			bool scanned = !repeated &&
+				(f->version >= 3 ?
+				 SCAN(line, n, "config rule=%15s llc_size=%llu llc_ways=%u llc_line=%u nodes=%d msc_sim=%d",
+				      rule, &a, &u1, &u2, &nodes_declared, &sim) :
+				 SCAN(line, n, "config rule=%15s llc_size=%llu llc_ways=%u llc_line=%u nodes=%d",
+				      rule, &a, &u1, &u2, &nodes_declared));
+
+			f->msc_sim = sim == 1;
+			if (repeated || !scanned || (sim != 0 && sim != 1) ||
 			    nodes_declared < 1 || nodes_declared > MT_MAX_NODES)
 				why = "config: malformed, repeated or a node count outside 1..16";
 			else {
@@ -307,6 +351,21 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 				f->lat_ns[lats] = u1;
 				f->delay_ns[lats++] = a;
 			}
+		} else if (!strncmp(line, "msc_lat ", 8)) {
+			bool scanned = SCAN(line, n, "msc_lat id=%d ns=%u delay_ns=%llu", &i1, &u1, &a);
+			int idx = -1;
+
+			for (int i = 0; scanned && i < f->nnodes; i++)
+				if (f->node[i].id == i1)
+					idx = i;
+			if (f->version < 3 || lats != f->nnodes || f->nphases || idx < 0 || !u1 ||
+			    !f->msc[idx][0].size || f->msc_lat_ns[idx] || idx < last_mlat)
+				why = "msc_lat: malformed, not after the lat lines, not in node order, or of a node without a memory-side cache";
+			else {
+				f->msc_lat_ns[idx] = u1;
+				f->msc_delay_ns[idx] = a;
+				last_mlat = idx;
+			}
 		} else if (!strncmp(line, "phase ", 6)) {
 			struct mt_phase *p;
 			int closed;
@@ -327,10 +386,13 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 		} else if (!strncmp(line, "count ", 6)) {
 			int idx = -1;
 
-			unsigned long long h = 0, w = 0;
-			bool scanned = f->version >= 2 ?
+			unsigned long long h[MT_MSC_LEVELS] = { 0 }, w[MT_MSC_LEVELS] = { 0 };
+			bool scanned = f->version >= 3 ?
+				SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu msc_hits=%llu msc_writebacks=%llu msc2_hits=%llu msc2_writebacks=%llu msc3_hits=%llu msc3_writebacks=%llu",
+				     &seq, nodeid, &a, &b, &c, &d, &h[0], &w[0], &h[1], &w[1], &h[2], &w[2]) :
+				f->version == 2 ?
 				SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu msc_hits=%llu msc_writebacks=%llu",
-				     &seq, nodeid, &a, &b, &c, &d, &h, &w) :
+				     &seq, nodeid, &a, &b, &c, &d, &h[0], &w[0]) :
 				SCAN(line, n, "count phase=%zu node=%15s reads=%llu writes=%llu misses=%llu writebacks=%llu",
 				     &seq, nodeid, &a, &b, &c, &d);
 
@@ -343,9 +405,18 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 				/* counts come in node order, then none */
 				if (idx != (counts_left == 1 ? MT_NODE_NONE : f->nnodes + 1 - counts_left))
 					why = "count: not in node order (the nodes, then none)";
-				else if (h > c || (idx != MT_NODE_NONE && !f->msc[idx].size && (h || w)))
-					why = "count: more memory-side cache hits than misses, or counts of a cache the node has not";
-				*k = (struct mt_count){ a, b, c, d, h, w };
+				else {
+					/* each level serves at most the misses the levels in front of it left */
+					unsigned long long left = c;
+
+					for (int l = 0; l < MT_MSC_LEVELS && !why; l++) {
+						if (h[l] > left ||
+						    ((idx == MT_NODE_NONE || !f->msc[idx][l].size) && (h[l] || w[l])))
+							why = "count: more memory-side cache hits than misses, or counts of a cache the node has not";
+						left -= h[l] <= left ? h[l] : left;
+					}
+				}
+				*k = (struct mt_count){ a, b, c, d, { h[0], h[1], h[2] }, { w[0], w[1], w[2] } };
 				counts_left--;
 			}
 		} else if (!strncmp(line, "probe ", 6)) {
@@ -532,12 +603,7 @@ static void group_add(struct group **g, size_t *n, const struct label *l, const 
 		to->pages_known = true;
 	}
 	for (int i = 0; i <= MT_MAX_NODES; i++) {
-		to->count[i].reads += ph->count[i].reads;
-		to->count[i].writes += ph->count[i].writes;
-		to->count[i].misses += ph->count[i].misses;
-		to->count[i].writebacks += ph->count[i].writebacks;
-		to->count[i].msc_hits += ph->count[i].msc_hits;
-		to->count[i].msc_writebacks += ph->count[i].msc_writebacks;
+		mt_count_add(&to->count[i], &ph->count[i]);
 	}
 	to->io += ph->io;
 	to->phases++;
@@ -591,10 +657,15 @@ static bool price(const struct acct_file *f, const struct topo *t, const struct 
 		if (latency(t, f->node[i].id, &rl, &wl)) {
 			r = (double)c->misses * rl;
 			w = (double)c->writebacks * wl;
-			if (f->msc[i].size && msc_latency(t, f->node[i].id, &crl, &cwl)) {
-				r = (double)c->msc_hits * crl + (double)(c->misses - c->msc_hits) * rl;
-				w = f->msc[i].write_through ? (double)c->msc_writebacks * wl :
-					(double)c->writebacks * cwl + (double)c->msc_writebacks * wl;
+			/*
+			 * level 1 priced: its hits at its figures, every other miss
+			 * (a deeper level's hits too: no figures) at the node's; each
+			 * write leaving level 1 at the node's write latency, once
+			 */
+			if (f->msc[i][0].size && msc_latency(t, f->node[i].id, &crl, &cwl)) {
+				r = (double)c->msc_hits[0] * crl + (double)(c->misses - c->msc_hits[0]) * rl;
+				w = f->msc[i][0].write_through ? (double)c->msc_writebacks[0] * wl :
+					(double)c->writebacks * cwl + (double)c->msc_writebacks[0] * wl;
 			}
 			*cost += r + w;
 			read_cost += r;
@@ -627,17 +698,25 @@ static void group_rows(const struct acct_file *f, const struct topo *t, const st
 		row(rows, l, metric, (double)c->misses, "count");
 		snprintf(metric, sizeof(metric), "llc_writebacks_node%d", nid);
 		row(rows, l, metric, (double)c->writebacks, "count");
-		if (f->msc[i].size) {
-			snprintf(metric, sizeof(metric), "msc_hits_node%d", nid);
-			row(rows, l, metric, (double)c->msc_hits, "count");
-			snprintf(metric, sizeof(metric), "msc_misses_node%d", nid);
-			row(rows, l, metric, (double)(c->misses - c->msc_hits), "count");
-			snprintf(metric, sizeof(metric), "msc_writebacks_node%d", nid);
-			row(rows, l, metric, (double)c->msc_writebacks, "count");
-			if (c->misses) {
-				snprintf(metric, sizeof(metric), "msc_hit_share_node%d", nid);
-				row(rows, l, metric, (double)c->msc_hits / (double)c->misses, "ratio");
+		/* level 1 msc_*, deeper levels msc2_*, msc3_*: each level's share of the misses reaching it */
+		uint64_t reach = 0;	/* the hits of the levels in front */
+
+		for (int k = 0; k < MT_MSC_LEVELS && f->msc[i][k].size; k++) {
+			char pre[8];
+			uint64_t in = c->misses - reach;
+
+			snprintf(pre, sizeof(pre), k ? "msc%d" : "msc", k + 1);
+			snprintf(metric, sizeof(metric), "%s_hits_node%d", pre, nid);
+			row(rows, l, metric, (double)c->msc_hits[k], "count");
+			snprintf(metric, sizeof(metric), "%s_misses_node%d", pre, nid);
+			row(rows, l, metric, (double)(in - c->msc_hits[k]), "count");
+			snprintf(metric, sizeof(metric), "%s_writebacks_node%d", pre, nid);
+			row(rows, l, metric, (double)c->msc_writebacks[k], "count");
+			if (in) {
+				snprintf(metric, sizeof(metric), "%s_hit_share_node%d", pre, nid);
+				row(rows, l, metric, (double)c->msc_hits[k] / (double)in, "ratio");
 			}
+			reach += c->msc_hits[k];
 		}
 		if (misses) {
 			snprintf(metric, sizeof(metric), "llc_miss_share_node%d", nid);
@@ -691,18 +770,23 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
 			return -1;
 		}
 		{
-			const struct mt_msc_cfg *got = &f->msc[k];
-			struct mt_msc_cfg want;
+			for (int lv = 1; lv <= MT_MSC_LEVELS; lv++) {
+				const struct mt_msc_cfg *got = &f->msc[k][lv - 1];
+				struct mt_msc_cfg want;
+				char lvs[16] = "";
 
-			acct_msc_of(t, i, &want);
-			if (got->size != want.size || got->ways != want.ways || got->line != want.line ||
-			    got->write_through != want.write_through) {
-				snprintf(err, errlen, "the plugin's memory-side cache of node %d: size %" PRIu64
-					 " ways %" PRIu32 " line %" PRIu32 " %s, the topology's: size %" PRIu64
-					 " ways %" PRIu32 " line %" PRIu32 " %s", i, got->size, got->ways, got->line,
-					 got->write_through ? "wt" : "wb", want.size, want.ways, want.line,
-					 want.write_through ? "wt" : "wb");
-				return -1;
+				acct_msc_level_of(t, i, lv, &want);
+				if (lv > 1)
+					snprintf(lvs, sizeof(lvs), ", level %d", lv);
+				if (got->size != want.size || got->ways != want.ways || got->line != want.line ||
+				    got->write_through != want.write_through) {
+					snprintf(err, errlen, "the plugin's memory-side cache of node %d%s: size %" PRIu64
+						 " ways %" PRIu32 " line %" PRIu32 " %s, the topology's: size %" PRIu64
+						 " ways %" PRIu32 " line %" PRIu32 " %s", i, lvs, got->size, got->ways,
+						 got->line, got->write_through ? "wt" : "wb", want.size, want.ways,
+						 want.line, want.write_through ? "wt" : "wb");
+					return -1;
+				}
 			}
 		}
 		if (f->delay && (!latency(t, i, &rl, &wl) || fabs(rl - f->lat_ns[k]) > 0.5)) {
@@ -710,6 +794,16 @@ int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err,
 				 " ns, the topology's HMAT read latency is %s", i, f->lat_ns[k],
 				 latency(t, i, &rl, &wl) ? "another" : "not given");
 			return -1;
+		}
+		if (f->delay) {
+			bool priced = f->msc[k][0].size && msc_latency(t, i, &rl, &wl);
+
+			if (priced ? fabs(rl - f->msc_lat_ns[k]) > 0.5 : f->msc_lat_ns[k] != 0) {
+				snprintf(err, errlen, "the plugin delays a hit in node %d's memory-side cache by %" PRIu32
+					 " ns (0: the node's latency), the topology prices it at %.0f ns",
+					 i, f->msc_lat_ns[k], priced ? rl : 0.0);
+				return -1;
+			}
 		}
 		k++;
 	}
@@ -737,31 +831,54 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 		check(checks, true, "node table: the plugin's %d memory nodes are the topology's (ids, RAM ranges, memory-side caches%s)",
 		      f->nnodes, f->delay ? ", read latencies" : "");
 	for (int i = 0; i < f->nnodes; i++) {
-		const struct mt_msc_cfg *m = &f->msc[i];
+		const struct mt_msc_cfg *m = &f->msc[i][0];
 		double crl, cwl;
 
 		if (!m->size)
 			continue;
+		if (!f->msc_sim) {
+			check(checks, false, "memory-side caches of node %d: not simulated (msc_sim=0, TIERLAB_MEMTIMING_MSC_SIM=0: a measurement of their host cost), every LLC miss counted as the memory's",
+			      f->node[i].id);
+			continue;
+		}
+		for (int k = 1; k < MT_MSC_LEVELS && f->msc[i][k].size; k++) {
+			const struct mt_msc_cfg *d = &f->msc[i][k];
+
+			check(checks, true, "memory-side cache of node %d, level %d (%" PRIu64 " bytes, %" PRIu32
+			      " way%s, %" PRIu32 "-byte lines, %s): simulated behind level %d, one cache shared by the vCPUs; its hits counted (msc%d_* rows), priced as the node's memory (the topology gives figures for level 1 only), what enters it or leaves it for the memory adds no cost",
+			      f->node[i].id, k + 1, d->size, d->ways, d->ways == 1 ? "" : "s", d->line,
+			      d->write_through ? "write-through" : "write-back", k, k + 1);
+		}
 		if (msc_latency(t, f->node[i].id, &crl, &cwl))
 			check(checks, true, "memory-side cache of node %d (%" PRIu64 " bytes, %" PRIu32 " way%s, %" PRIu32
-			      "-byte lines, %s): simulated per vCPU; a hit is priced at its HMAT figures, %.0f ns read, %.0f ns write",
+			      "-byte lines, %s): simulated, one cache shared by the vCPUs; a hit is priced at its HMAT figures, %.0f ns read, %.0f ns write",
 			      f->node[i].id, m->size, m->ways, m->ways == 1 ? "" : "s", m->line,
 			      m->write_through ? "write-through" : "write-back", crl, cwl);
 		else
 			check(checks, true, "memory-side cache of node %d (%" PRIu64 " bytes, %" PRIu32 " way%s, %" PRIu32
-			      "-byte lines, %s): simulated per vCPU, its hits counted but not priced (the topology gives no figures for it from CPU 0's node): its misses and write-backs cost the node's memory figures",
+			      "-byte lines, %s): simulated, one cache shared by the vCPUs, its hits counted but not priced (the topology gives no figures for it from CPU 0's node): its misses and write-backs cost the node's memory figures",
 			      f->node[i].id, m->size, m->ways, m->ways == 1 ? "" : "s", m->line,
 			      m->write_through ? "write-through" : "write-back");
 	}
 	if (f->delay) {
-		bool feasible = f->calib.done &&
-				mt_delay_feasible(f->dilation, f->lat_ns, f->nnodes, f->calib.ns_per_miss);
+		/* every wait: each node's latency and each priced cache's */
+		uint32_t lats[2 * MT_MAX_NODES];
+		int nl = 0;
+		bool feasible;
+
+		for (int i = 0; i < f->nnodes; i++) {
+			lats[nl++] = f->lat_ns[i];
+			if (f->msc_lat_ns[i])
+				lats[nl++] = f->msc_lat_ns[i];
+		}
+		feasible = f->calib.done && mt_delay_feasible(f->dilation, lats, nl, f->calib.ns_per_miss);
 
 		if (f->calib.done)
 			check(checks, feasible,
 			      "delay (experimental): calibrated by phase %u, %.1f host ns per miss over %" PRIu64
-			      " misses; dilation %g x every node's latency exceeds it (want: every delay > 0)",
-			      f->calib.phase, f->calib.ns_per_miss, f->calib.misses, f->dilation);
+			      " misses; dilation %g x every node's latency%s exceeds it (want: every delay > 0)",
+			      f->calib.phase, f->calib.ns_per_miss, f->calib.misses, f->dilation,
+			      nl > f->nnodes ? " and every priced memory-side cache's" : "");
 		else
 			check(checks, false, "delay (experimental): no calibration phase (chase's calibration walk): the delays are uncalibrated");
 	}
@@ -846,9 +963,9 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			 * and 52 more in a boot of memside-cache.yaml).
 			 */
 			if (!strcmp(l.scenario, "msc")) {
-				double hits = bi >= 0 ? (double)ph->count[bi].msc_hits : 0, cycle = l.loads / 2.0;
+				double hits = bi >= 0 ? (double)ph->count[bi].msc_hits[0] : 0, cycle = l.loads / 2.0;
 
-				if (bi >= 0 && f->msc[bi].size)
+				if (bi >= 0 && f->msc[bi][0].size)
 					check(checks, hits >= 0.5 * cycle && hits <= 1.01 * cycle,
 					      "chase bound to node %d, memory-side cache walk: %.0f hits in its cache for 2 cycles of %.0f loads (want from half a cycle to one, 1 %% over for the kernel's)",
 					      l.bound, hits, cycle);

@@ -57,6 +57,8 @@ int acct_mode_parse(const char *s, enum acct_mode *mode, char *err, size_t errle
  * write-through, else write-back).  false when the node has none.
  */
 bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c);
+/* The same for level @level (1..MT_MSC_LEVELS); false when the node has no such level. */
+bool acct_msc_level_of(const struct topo *t, int node, int level, struct mt_msc_cfg *c);
 
 /*
  * (Under rule physical, after the node= ranges, a gpa=GPA:START:SIZE per
@@ -65,8 +67,11 @@ bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c);
  * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
  * of the nodes before it, in node order, as topo_qemu_args lays out the
  * memory backends), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
- * cache (acct_msc_of; refused with ACCT_DELAY); with ACCT_DELAY also delay=DILATION and a
- * lat=ID:NS per memory node, its HMAT read latency from CPU 0's node.
+ * cache (acct_msc_of); with ACCT_DELAY also delay=DILATION, a lat=ID:NS per
+ * memory node, its HMAT read latency from CPU 0's node, and an
+ * msc_lat=ID:NS per level-1 cache priced from there (its read latency).
+ * With TIERLAB_MEMTIMING_MSC_SIM=0 in the environment (make bench-lab's
+ * part msc), msc_sim=0: the caches described, not simulated.
  * Commas in paths are doubled, as QEMU's option syntax wants.  0, or -1
  * with why in @err (delay on a topology without those latencies, or
  * @mode off).
@@ -90,15 +95,16 @@ int acct_ram_segments(const struct topo *t, struct mt_seg *seg);
  */
 int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset);
 
-/* The plugin's report, parsed (version 1 or 2). */
+/* The plugin's report, parsed (version 1, 2 or 3). */
 struct acct_file {
 	int version;
 	enum mt_rule rule;
 	uint64_t llc_size;
 	uint32_t llc_ways, llc_line;
+	bool msc_sim;	/* the memory-side caches simulated (config's msc_sim=, version 3; else true) */
 	int nnodes;
 	struct mt_node node[MT_MAX_NODES];
-	struct mt_msc_cfg msc[MT_MAX_NODES];	/* by index into node[]; size 0 none */
+	struct mt_msc_cfg msc[MT_MAX_NODES][MT_MSC_LEVELS];	/* [index into node[]][level - 1]; size 0 none */
 	size_t nphases, nprobes;
 	struct mt_phase *phase;	/* count[i] is node[i]'s; count[MT_NODE_NONE] none's */
 	struct mt_probe *probe;
@@ -109,6 +115,9 @@ struct acct_file {
 	struct mt_calib calib;
 	uint32_t lat_ns[MT_MAX_NODES];	/* by index into node[] */
 	uint64_t delay_ns[MT_MAX_NODES];
+	/* a priced level-1 memory-side cache's hit (msc_lat lines, version 3); 0 none */
+	uint32_t msc_lat_ns[MT_MAX_NODES];
+	uint64_t msc_delay_ns[MT_MAX_NODES];
 };
 
 /*
@@ -122,7 +131,7 @@ void acct_file_free(struct acct_file *f);
 /*
  * The plugin's node table against the topology's (what acct_plugin_arg
  * gives the plugin): the same memory nodes, ranges, memory-side caches
- * and, with delay injection, latencies.  0, or -1 with the first
+ * and, with delay injection, latencies (the nodes' and the priced caches').  0, or -1 with the first
  * difference in @err.
  */
 int acct_nodes_check(const struct acct_file *f, const struct topo *t, char *err, size_t errlen);

@@ -544,12 +544,15 @@ void sec_access(struct doc *d, struct run *r, const struct entries *e, const str
 		      "how often they are touched.");
 	if (run_has_metric_prefix(r, "msc_hits_node"))
 		doc_para(d, NULL, "Memory-side caches (HMAT, in front of a node's memory) are "
-			      "simulated too, per vCPU (an approximation: a line another vCPU brought in "
-			      "is not a hit), level 1 only, empty at each phase's start. A miss one "
+			      "simulated too, one per node shared by the vCPUs (exact under the icount "
+			      "clock, which runs the vCPUs on one thread), every level the topology "
+			      "gives (a level-1 miss looked up in level 2, then 3), empty at each "
+			      "phase's start. A miss level 1 "
 			      "serves is priced at the cache's own HMAT figures when the topology gives "
 			      "them and the node's initiator is CPU 0's node (as the placement model "
 			      "prices it); otherwise at the node's, the cache's hits counted but not "
-			      "priced (the boot's checks say which).");
+			      "priced (the boot's checks say which). A deeper level has no figures: its "
+			      "hits cost the node's.");
 	if (nc)
 		paras(d, &cases);
 	if (nw) {

@@ -273,7 +273,7 @@ TEST(accounting_parse_errors_name_the_line)
 	static const struct {
 		const char *from, *to, *want;
 	} cases[] = {
-		{ "tierlab-memtiming 1", "tierlab-memtiming 3", "memtiming-1.txt:1: not a version 1 or 2" },
+		{ "tierlab-memtiming 1", "tierlab-memtiming 4", "memtiming-1.txt:1: not a version 1, 2 or 3" },
 		/* version 1 has no memory-side caches */
 		{ "node id=1 start=0x40000000 size=0x40000000\n",
 		  "node id=1 start=0x40000000 size=0x40000000\nmsc id=1 size=268435456 ways=1 line=64 policy=wb\n",
@@ -757,7 +757,10 @@ static const char memside_yaml[] =
 	"  - {initiator: 0, target: 1, read_latency_ns: 400, write_latency_ns: 180, read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n"
 	"  - {initiator: 1, target: 0, read_latency_ns: 400, write_latency_ns: 180, read_bandwidth: 20GB/s, write_bandwidth: 8GB/s}\n";
 
-/* Each node's level-1 memory-side cache reaches the plugin; delay does not model them. */
+/*
+ * Each node's level-1 memory-side cache reaches the plugin; with delay, a
+ * cache priced from CPU 0's node (node 0's) its read latency, msc_lat=.
+ */
 TEST(accounting_msc_plugin_arg)
 {
 	struct topo *t = load(memside_yaml);
@@ -774,8 +777,10 @@ TEST(accounting_msc_plugin_arg)
 	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
 	CHECK(sb.s && strstr(sb.s, ",llc_line=64,msc=0:268435456:1:64:wb,msc=1:268435456:16:64:wt") != NULL);
 	sb_free(&sb);
-	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_PLAIN, "o", ACCT_DELAY, &sb, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "node 0 has a memory-side cache, which delay injection does not model") != NULL);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_PLAIN, "o", ACCT_DELAY, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, ",msc=1:268435456:16:64:wt,delay=24,lat=0:305,lat=1:400,msc_lat=0:81") != NULL);
+	/* node 1's cache has no figures from CPU 0's node: its hits wait the node's latency */
+	CHECK(sb.s && strstr(sb.s, "msc_lat=1") == NULL);
 	sb_free(&sb);
 	/* a cache the plugin cannot hold names the node and the key */
 	t->node[0].cache[0].line = 8;
@@ -830,13 +835,13 @@ TEST(accounting_msc_rows_and_price)
 	*strstr(text, " \n") = '\n';
 	memmove(strstr(text, "\n\n") + 1, strstr(text, "\n\n") + 2, strlen(strstr(text, "\n\n") + 2) + 1);
 	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
-	CHECK(f.version == 2 && f.msc[0].size == 256 << 20 && f.msc[0].ways == 1 && !f.msc[0].write_through);
-	CHECK(f.msc[1].ways == 16 && f.msc[1].write_through);
-	CHECK(f.phase[0].count[0].msc_hits == 1000 && f.phase[0].count[0].msc_writebacks == 10);
+	CHECK(f.version == 2 && f.msc[0][0].size == 256 << 20 && f.msc[0][0].ways == 1 && !f.msc[0][0].write_through);
+	CHECK(f.msc[1][0].ways == 16 && f.msc[1][0].write_through);
+	CHECK(f.phase[0].count[0].msc_hits[0] == 1000 && f.phase[0].count[0].msc_writebacks[0] == 10);
 	acct_derive(&f, t, msc_phase_lines, 2, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "ok node table: the plugin's 2 memory nodes are the topology's (ids, RAM ranges, memory-side caches)") != NULL);
-	CHECK(strstr(checks.s, "ok memory-side cache of node 0 (268435456 bytes, 1 way, 64-byte lines, write-back): simulated per vCPU; a hit is priced at its HMAT figures, 81 ns read, 86 ns write") != NULL);
-	CHECK(strstr(checks.s, "ok memory-side cache of node 1 (268435456 bytes, 16 ways, 64-byte lines, write-through): simulated per vCPU, its hits counted but not priced") != NULL);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 0 (268435456 bytes, 1 way, 64-byte lines, write-back): simulated, one cache shared by the vCPUs; a hit is priced at its HMAT figures, 81 ns read, 86 ns write") != NULL);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 1 (268435456 bytes, 16 ways, 64-byte lines, write-through): simulated, one cache shared by the vCPUs, its hits counted but not priced") != NULL);
 	CHECK(row_value(rows.s, "node:0", "msc_hits_node0") == 1000);
 	CHECK(row_value(rows.s, "node:0", "msc_misses_node0") == 1000);
 	CHECK(row_value(rows.s, "node:0", "msc_writebacks_node0") == 10);
@@ -852,7 +857,7 @@ TEST(accounting_msc_rows_and_price)
 	sb_free(&checks);
 	/* the plugin's caches against the topology's */
 	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == 0);
-	f.msc[0].ways = 4;
+	f.msc[0][0].ways = 4;
 	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
 	CHECK_STR(err, "the plugin's memory-side cache of node 0: size 268435456 ways 4 line 64 wb, the topology's: size 268435456 ways 1 line 64 wb");
 	acct_file_free(&f);
@@ -901,18 +906,18 @@ TEST(accounting_msc_chase_walk_check)
 	CHECK(strstr(rows.s, "nodes=node:1 pagesize=4k scenario=chase metric=access_ratio_vs_node0") == NULL);
 	sb_free(&rows);
 	sb_free(&checks);
-	f.phase[0].count[0].msc_hits = 400;
+	f.phase[0].count[0].msc_hits[0] = 400;
 	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "not ok chase bound to node 0, memory-side cache walk: 400 hits") != NULL);
 	sb_free(&rows);
 	sb_free(&checks);
 	/* the kernel's own accesses hit too, up to 1 % more; past that the first cycle hit */
-	f.phase[0].count[0].msc_hits = 1010;
+	f.phase[0].count[0].msc_hits[0] = 1010;
 	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "ok chase bound to node 0, memory-side cache walk: 1010 hits") != NULL);
 	sb_free(&rows);
 	sb_free(&checks);
-	f.phase[0].count[0].msc_hits = 1011;
+	f.phase[0].count[0].msc_hits[0] = 1011;
 	acct_derive(&f, t, lines, 2, NULL, 0, &rows, &checks);
 	CHECK(strstr(checks.s, "not ok chase bound to node 0, memory-side cache walk: 1011 hits") != NULL);
 	sb_free(&rows);
@@ -1033,4 +1038,192 @@ TEST(accounting_wrong_address_rule_caught_by_probes)
 			}
 	/* the wrong rules are caught somewhere: the loop above is not vacuous */
 	CHECK(caught > 0);
+}
+
+/*
+ * Delay with memory-side caches: the plugin's msc_lat lines (version 3)
+ * read back, checked against the topology's priced caches (node 0's, 81
+ * ns; node 1's has no figures from CPU 0's node, so none), and in the
+ * calibration check's feasibility.
+ */
+TEST(accounting_delay_with_msc_round_trip)
+{
+	struct topo *t = load(memside_yaml);
+	struct mt_config cfg = { .map = { .n = 2, .node = { { 0, 0, 1ULL << 30 }, { 1, 1ULL << 30, 1ULL << 30 } },
+					  .rule = MT_RULE_DOUBLED },
+				 .llc_size = 28835840, .llc_ways = 11, .llc_line = 64, .out = "x",
+				 .dilation = 24, .lat_ns = { 305, 400 }, .msc_lat_ns = { 81, 0 }, .msc_sim = true };
+	struct mt_calib cal = { true, 1, 320969672, 1048875, 306.013, 0 };
+	struct mt_phase ph = { .id = 4, .closed = true };
+	struct sbuf rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char *text = NULL, err[256];
+	size_t len = 0;
+	FILE *m;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	acct_msc_of(t, 0, &cfg.msc[0][0]);
+	acct_msc_of(t, 1, &cfg.msc[1][0]);
+	m = open_memstream(&text, &len);
+	CHECK(m != NULL);
+	if (!m) {
+		free(t);
+		return;
+	}
+	CHECK(mt_report_write(m, &cfg, &cal, &ph, 1, NULL, 0, 0) == 0);
+	fclose(m);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	CHECK(f.version == 3 && f.msc_lat_ns[0] == 81 && f.msc_lat_ns[1] == 0);
+	CHECK(f.msc_delay_ns[0] == mt_delay_ns(24, 81, 306.013));
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == 0);
+	acct_derive(&f, t, NULL, 0, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok delay (experimental): calibrated by phase 1, 306.0 host ns per miss over 1048875 misses; dilation 24 x every node's latency and every priced memory-side cache's exceeds it") != NULL);
+	sb_free(&rows);
+	sb_free(&checks);
+	/* a cache latency the topology does not give, or none where it does */
+	f.msc_lat_ns[0] = 86;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin delays a hit in node 0's memory-side cache by 86 ns (0: the node's latency), the topology prices it at 81 ns");
+	f.msc_lat_ns[0] = 0;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	f.msc_lat_ns[0] = 81;
+	f.msc_lat_ns[1] = 81;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin delays a hit in node 1's memory-side cache by 81 ns (0: the node's latency), the topology prices it at 0 ns");
+	acct_file_free(&f);
+	/* an msc_lat line of a node without a cache, or before the lat lines: malformed */
+	{
+		char *bad = xasprintf("%s", text);
+
+		memcpy(strstr(bad, "msc_lat id=0"), "msc_lat id=5", 12);
+		CHECK(acct_file_parse("m", bad, &f, err, sizeof(err)) == -1);
+		CHECK(strstr(err, "msc_lat: malformed") != NULL);
+		free(bad);
+	}
+	free(text);
+	free(t);
+}
+
+/* memside-cache.yaml's node 0 with a level 2 (a 512 MiB write-back cache, no figures) */
+static const char memside2_yaml[] =
+	"name: m2\ncpus: 1\nnodes:\n"
+	"  - {id: 0, kind: pmem, memory: 1G, cpus: 0, read_latency_ns: 305, write_latency_ns: 94,"
+	" read_bandwidth: 39.4GB/s, write_bandwidth: 13.9GB/s,"
+	" cache: [{level: 1, size: 256M, associativity: direct, policy: write-back, line: 64,"
+	" read_latency_ns: 81, write_latency_ns: 86, read_bandwidth: 100GB/s, write_bandwidth: 57GB/s},"
+	" {level: 2, size: 512M, associativity: complex, policy: write-back, line: 64}]}\n";
+
+static const char msc2_report[] =
+	"tierlab-memtiming 3\n"
+	"config rule=doubled llc_size=28835840 llc_ways=11 llc_line=64 nodes=1 msc_sim=1\n"
+	"node id=0 start=0x0 size=0x40000000\n"
+	"msc id=0 level=1 size=268435456 ways=1 line=64 policy=wb\n"
+	"msc id=0 level=2 size=536870912 ways=16 line=64 policy=wb\n"
+	"phase seq=1 id=1 closed=1 io=0\n"
+	"count phase=1 node=0 reads=2000 writes=0 misses=2000 writebacks=100 msc_hits=1000 msc_writebacks=10 msc2_hits=600 msc2_writebacks=4 msc3_hits=0 msc3_writebacks=0\n"
+	"count phase=1 node=none reads=0 writes=0 misses=0 writebacks=0 msc_hits=0 msc_writebacks=0 msc2_hits=0 msc2_writebacks=0 msc3_hits=0 msc3_writebacks=0\n"
+	"end phases=1 probes=0 dropped=0\n";
+
+/*
+ * Levels 2 and 3: the plugin gets msc2= (and msc3=), its report's level
+ * lines and counts are read back, checked against the topology, and give
+ * msc2_* rows; a level-2 hit is priced as the node's memory (figures are
+ * for level 1 only), and a check line says so.
+ */
+TEST(accounting_msc_levels)
+{
+	static char *lines[] = { "id=1 bench=chase policy=bind nodes=node:0 pagesize=4k scenario=chase loads=2000 bound=0" };
+	struct topo *t = load(memside2_yaml);
+	struct sbuf sb = { 0 }, rows = { 0 }, checks = { 0 };
+	struct mt_msc_cfg c;
+	struct acct_file f;
+	char err[256];
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(acct_msc_level_of(t, 0, 2, &c) && c.size == 512 << 20 && c.ways == ACCT_MSC_WAYS_NOT_DIRECT);
+	CHECK(!acct_msc_level_of(t, 0, 3, &c));
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, ",msc=0:268435456:1:64:wb,msc2=0:536870912:16:64:wb") != NULL);
+	sb_free(&sb);
+	CHECK(acct_file_parse("m", msc2_report, &f, err, sizeof(err)) == 0);
+	CHECK(f.msc[0][1].size == 512 << 20 && f.phase[0].count[0].msc_hits[1] == 600);
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == 0);
+	acct_derive(&f, t, lines, 1, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "ok memory-side cache of node 0, level 2 (536870912 bytes, 16 ways, 64-byte lines, write-back): simulated behind level 1, one cache shared by the vCPUs; its hits counted (msc2_* rows), priced as the node's memory") != NULL);
+	CHECK(row_value(rows.s, "node:0", "msc_hits_node0") == 1000);
+	CHECK(row_value(rows.s, "node:0", "msc2_hits_node0") == 600);
+	/* level 2 sees level 1's 1000 misses: 600 hits, 400 on to the memory */
+	CHECK(row_value(rows.s, "node:0", "msc2_misses_node0") == 400);
+	CHECK_NEAR(row_value(rows.s, "node:0", "msc2_hit_share_node0"), 0.6, 1e-9);
+	CHECK(row_value(rows.s, "node:0", "msc2_writebacks_node0") == 4);
+	/* 1000 x 81 + 1000 x 305 (level 2's hits as memory) + 100 x 86 + 10 x 94 */
+	CHECK_NEAR(row_value(rows.s, "node:0", "access_cost_ns"), 81000 + 305000 + 8600 + 940, 1e-6);
+	sb_free(&rows);
+	sb_free(&checks);
+	/* a level the topology does not have */
+	f.msc[0][1].ways = 1;
+	CHECK(acct_nodes_check(&f, t, err, sizeof(err)) == -1);
+	CHECK_STR(err, "the plugin's memory-side cache of node 0, level 2: size 536870912 ways 1 line 64 wb, the topology's: size 536870912 ways 16 line 64 wb");
+	acct_file_free(&f);
+	/* strict: level 2's hits beyond level 1's misses, a level 2 without level 1 */
+	{
+		char *bad = xasprintf("%s", msc2_report);
+
+		/* 2000 misses: 1900 served by level 1 leave level 2 100, not its 600 */
+		memcpy(strstr(bad, "msc_hits=1000"), "msc_hits=1900", 13);
+		CHECK(acct_file_parse("m", bad, &f, err, sizeof(err)) == -1);
+		CHECK_STR(err, "m:7: count: more memory-side cache hits than misses, or counts of a cache the node has not");
+		free(bad);
+		bad = xasprintf("%s", msc2_report);
+		memcpy(strstr(bad, "msc2_hits=600"), "msc2_hits=601", 13);
+		memcpy(strstr(bad, "msc_hits=1000"), "msc_hits=1400", 13);
+		CHECK(acct_file_parse("m", bad, &f, err, sizeof(err)) == -1);
+		CHECK_STR(err, "m:7: count: more memory-side cache hits than misses, or counts of a cache the node has not");
+		free(bad);
+		bad = xasprintf("%s", msc2_report);
+		memcpy(strstr(bad, "msc id=0 level=1"), "msc id=0 level=3", 16);
+		CHECK(acct_file_parse("m", bad, &f, err, sizeof(err)) == -1);
+		CHECK_STR(err, "m:4: msc: of an unknown node, repeated, or a level without the one in front of it");
+		free(bad);
+	}
+	free(t);
+}
+
+/* TIERLAB_MEMTIMING_MSC_SIM=0: msc_sim=0 to the plugin, and its report's boot says the caches went unsimulated */
+TEST(accounting_msc_sim_off)
+{
+	struct topo *t = load(memside2_yaml);
+	struct sbuf sb = { 0 }, rows = { 0 }, checks = { 0 };
+	struct acct_file f;
+	char err[256], *text;
+
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(setenv("TIERLAB_MEMTIMING_MSC_SIM", "0", 1) == 0);
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, ",msc2=0:536870912:16:64:wb,msc_sim=0") != NULL);
+	sb_free(&sb);
+	unsetenv("TIERLAB_MEMTIMING_MSC_SIM");
+	CHECK(acct_plugin_arg(t, "p.so", MT_RULE_DOUBLED, "o", ACCT_COUNT, &sb, err, sizeof(err)) == 0);
+	CHECK(sb.s && strstr(sb.s, "msc_sim") == NULL);
+	sb_free(&sb);
+	text = xasprintf("%s", msc2_report);
+	memcpy(strstr(text, "msc_sim=1"), "msc_sim=0", 9);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == 0);
+	CHECK(!f.msc_sim);
+	acct_derive(&f, t, NULL, 0, NULL, 0, &rows, &checks);
+	CHECK(strstr(checks.s, "not ok memory-side caches of node 0: not simulated (msc_sim=0") != NULL);
+	acct_file_free(&f);
+	sb_free(&rows);
+	sb_free(&checks);
+	memcpy(strstr(text, "msc_sim=0"), "msc_sim=2", 9);
+	CHECK(acct_file_parse("m", text, &f, err, sizeof(err)) == -1);
+	CHECK_STR(err, "m:2: config: malformed, repeated or a node count outside 1..16");
+	free(text);
+	free(t);
 }
