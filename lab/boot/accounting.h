@@ -61,12 +61,11 @@ bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c);
 bool acct_msc_level_of(const struct topo *t, int node, int level, struct mt_msc_cfg *c);
 
 /*
- * (Under rule physical, after the node= ranges, a gpa=GPA:START:SIZE per
- * range of acct_ram_segments: the guest-physical addresses of RAM.)
  * The value of QEMU's -plugin option: file=PLUGIN,out=OUT,rule=R, one
  * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
  * of the nodes before it, in node order, as topo_qemu_args lays out the
- * memory backends), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
+ * memory backends), with rule physical a gpa=GPA:START:SIZE per range of
+ * acct_ram_segments (where the guest's RAM is), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
  * cache (acct_msc_of); with ACCT_DELAY also delay=DILATION, a lat=ID:NS per
  * memory node, its HMAT read latency from CPU 0's node, and an
  * msc_lat=ID:NS per level-1 cache priced from there (its read latency).
