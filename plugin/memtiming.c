@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mt_rule_names[2] = { "plain", "doubled" };
+const char *const mt_rule_names[3] = { "plain", "doubled", "physical" };
 
 bool mt_marker_decode(const uint8_t *insn, size_t len, struct mt_marker *m)
 {
@@ -36,8 +36,27 @@ bool mt_marker_decode(const uint8_t *insn, size_t len, struct mt_marker *m)
 	}
 }
 
+int mt_map_gpa(const struct mt_map *m, uint64_t gpa, uint64_t *offset)
+{
+	for (int k = 0; k < m->nseg; k++)
+		if (gpa >= m->seg[k].gpa && gpa - m->seg[k].gpa < m->seg[k].size) {
+			*offset = gpa - m->seg[k].gpa + m->seg[k].start;
+			return 0;
+		}
+	return -1;
+}
+
 int mt_map_addr(const struct mt_map *m, uint64_t hwaddr, uint64_t *offset)
 {
+	if (m->rule == MT_RULE_PHYSICAL) {
+		uint64_t off;
+		int i;
+
+		if (mt_map_gpa(m, hwaddr, &off) || (i = mt_map_offset(m, off)) < 0)
+			return -1;
+		*offset = off;
+		return i;
+	}
 	for (int i = 0; i < m->n; i++) {
 		const struct mt_node *n = &m->node[i];
 		/* doubled: the block's offset (= its start) counted once more */
@@ -477,6 +496,65 @@ static int parse_node(const char *v, struct mt_node *n)
 	return 0;
 }
 
+/* "GPA:START:SIZE", size > 0, neither range past 2^64. */
+static int parse_seg(const char *v, struct mt_seg *g)
+{
+	char buf[96], *c1, *c2;
+
+	if (strlen(v) >= sizeof(buf))
+		return -1;
+	strcpy(buf, v);
+	c1 = strchr(buf, ':');
+	c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	if (!c2)
+		return -1;
+	*c1 = *c2 = '\0';
+	if (parse_u64(buf, &g->gpa) || parse_u64(c1 + 1, &g->start) || parse_u64(c2 + 1, &g->size) ||
+	    !g->size || g->gpa + g->size < g->gpa || g->start + g->size < g->start)
+		return -1;
+	return 0;
+}
+
+/*
+ * Rule physical: each node's RAM offsets all in the gpa= ranges, which
+ * hold no RAM offset twice.  0, or -1 with why in @err.
+ */
+static int segs_check(const struct mt_map *m, char *err, size_t errlen)
+{
+	for (int a = 0; a < m->nseg; a++)
+		for (int b = a + 1; b < m->nseg; b++) {
+			const struct mt_seg *x = &m->seg[a], *y = &m->seg[b];
+
+			if (x->start < y->start + y->size && y->start < x->start + x->size) {
+				snprintf(err, errlen, "gpa=0x%" PRIx64 ":0x%" PRIx64 ":0x%" PRIx64
+					 " and gpa=0x%" PRIx64 ":0x%" PRIx64 ":0x%" PRIx64
+					 ": the same RAM offsets at two addresses", x->gpa, x->start, x->size,
+					 y->gpa, y->start, y->size);
+				return -1;
+			}
+		}
+	for (int i = 0; i < m->n; i++) {
+		const struct mt_node *n = &m->node[i];
+		uint64_t covered = 0;
+
+		for (int k = 0; k < m->nseg; k++) {
+			const struct mt_seg *g = &m->seg[k];
+			uint64_t lo = g->start > n->start ? g->start : n->start;
+			uint64_t hi = g->start + g->size < n->start + n->size ? g->start + g->size :
+									       n->start + n->size;
+
+			covered += hi > lo ? hi - lo : 0;
+		}
+		if (covered != n->size) {
+			snprintf(err, errlen, "node %d: 0x%" PRIx64 " of its 0x%" PRIx64
+				 " bytes (RAM offsets from 0x%" PRIx64 ") at no gpa= address", n->id,
+				 n->size - covered, n->size, n->start);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* "ID:NS": a node id and a latency of 1 ns to 100 us. */
 static int parse_lat(const char *v, int *id, uint32_t *ns)
 {
@@ -539,6 +617,7 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 	struct mt_msc_cfg msc[MT_MAX_NODES * MT_MSC_LEVELS];
 	static const char *const msc_key[MT_MSC_LEVELS] = { "msc", "msc2", "msc3" };
 	bool have_rule = false;
+	int gpa_arg = 0;	/* the last gpa= argument's number */
 	/* lat= by node id, checked against the nodes at the end (any order) */
 	int lat_id[MT_MAX_NODES], nlat = 0, lat_arg[MT_MAX_NODES];
 	uint32_t lat_ns[MT_MAX_NODES];
@@ -568,15 +647,37 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			}
 			cfg->out = v;
 		} else if (KEY("rule")) {
-			if (!strcmp(v, "plain"))
-				cfg->map.rule = MT_RULE_PLAIN;
-			else if (!strcmp(v, "doubled"))
-				cfg->map.rule = MT_RULE_DOUBLED;
-			else {
-				snprintf(err, errlen, "argument %d '%s': rule is plain or doubled", i + 1, a);
+			int r = 0;
+
+			while (r < 3 && strcmp(v, mt_rule_names[r]))
+				r++;
+			if (r == 3) {
+				snprintf(err, errlen, "argument %d '%s': rule is doubled, physical or plain",
+					 i + 1, a);
 				return -1;
 			}
+			cfg->map.rule = (enum mt_rule)r;
 			have_rule = true;
+		} else if (KEY("gpa")) {
+			struct mt_seg *g = &cfg->map.seg[cfg->map.nseg];
+
+			if (cfg->map.nseg == MT_MAX_SEGS) {
+				snprintf(err, errlen, "argument %d '%s': more than %d gpa= ranges", i + 1, a,
+					 MT_MAX_SEGS);
+				return -1;
+			}
+			if (parse_seg(v, g)) {
+				snprintf(err, errlen, "argument %d '%s': want gpa=GPA:START:SIZE (size > 0)",
+					 i + 1, a);
+				return -1;
+			}
+			if (cfg->map.nseg && g->gpa < g[-1].gpa + g[-1].size) {
+				snprintf(err, errlen, "argument %d '%s': overlaps or precedes gpa=0x%" PRIx64,
+					 i + 1, a, g[-1].gpa);
+				return -1;
+			}
+			gpa_arg = i + 1;
+			cfg->map.nseg++;
 		} else if (KEY("node")) {
 			struct mt_node *n = &cfg->map.node[cfg->map.n];
 			const struct mt_node *prev = cfg->map.n ? n - 1 : NULL;
@@ -686,17 +787,26 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			msc_level[nmsc] = level;
 			msc_arg[nmsc++] = i + 1;
 		} else {
-			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, llc_size, llc_ways, llc_line, delay, lat, msc, msc2, msc3, msc_lat, msc_sim)",
+			snprintf(err, errlen, "argument %d '%s': unknown key (out, rule, node, gpa, llc_size, llc_ways, llc_line, delay, lat, msc, msc2, msc3, msc_lat, msc_sim)",
 				 i + 1, a);
 			return -1;
 		}
 #undef KEY
 	}
-	if (!cfg->out || !have_rule || !cfg->map.n) {
+	if (!cfg->out || !have_rule || !cfg->map.n ||
+	    (cfg->map.rule == MT_RULE_PHYSICAL && !cfg->map.nseg)) {
 		snprintf(err, errlen, "missing %s", !cfg->out ? "out=FILE" :
-			 !have_rule ? "rule=plain|doubled" : "node=ID:START:SIZE");
+			 !have_rule ? "rule=doubled|physical|plain" :
+			 !cfg->map.n ? "node=ID:START:SIZE" : "gpa=GPA:START:SIZE (rule=physical)");
 		return -1;
 	}
+	if (cfg->map.nseg && cfg->map.rule != MT_RULE_PHYSICAL) {
+		snprintf(err, errlen, "argument %d 'gpa=...': a guest-physical range with rule=%s (physical only)",
+			 gpa_arg, mt_rule_names[cfg->map.rule]);
+		return -1;
+	}
+	if (cfg->map.nseg && segs_check(&cfg->map, err, errlen))
+		return -1;
 	if (nlat && !cfg->dilation) {
 		snprintf(err, errlen, "argument %d 'lat=...': a latency without delay=DILATION", lat_arg[0]);
 		return -1;

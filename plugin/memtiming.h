@@ -11,7 +11,8 @@
  * Addresses are "RAM offsets": a node's memory backend sits in the
  * machine's RAM container at the sum of the sizes of the nodes before it
  * (QEMU lays out -numa node,memdev=memN in node order, the 4 GiB hole aside:
- * that is applied to guest-physical addresses, not to the container).
+ * that is applied to guest-physical addresses, not to the container); a
+ * movable node's follow the boot memory's.  The caches are indexed by them.
  */
 #ifndef TIERLAB_PLUGIN_MEMTIMING_H
 #define TIERLAB_PLUGIN_MEMTIMING_H
@@ -35,26 +36,43 @@ struct mt_marker {
 bool mt_marker_decode(const uint8_t *insn, size_t len, struct mt_marker *m);
 
 /*
- * What qemu_plugin_hwaddr_phys_addr() returns for RAM: "plain" the RAM
- * offset, "doubled" (QEMU 7.2) the RAM offset plus the RAM block's own
- * offset once more -- node 1 of 1 GiB + 1 GiB at 0x40000000 reads as
- * 0x80000000 -- which holds while each node's RAM block sits at the same
- * ram_addr as its place in the container (backends allocated in node
- * order, before any other RAM block; checked in the guest by the chase
- * benchmark's address probes).
+ * What qemu_plugin_hwaddr_phys_addr() returns for RAM, by QEMU version
+ * (README, "Memory timing", nodes; labtool picks it: acct_rule_for_qemu):
+ *  - "doubled" (QEMU 7.0 to 8.1: block->offset + offset + block->mr->addr)
+ *    the RAM offset plus the RAM block's own offset once more -- node 1 of
+ *    1 GiB + 1 GiB at 0x40000000 reads as 0x80000000 -- which holds while
+ *    each node's RAM block sits at the same ram_addr as its place in the
+ *    container (backends allocated in node order, before any other RAM
+ *    block) and a movable node's DIMM at the device-memory base plus its
+ *    RAM offset;
+ *  - "physical" (QEMU 8.2 on: the TLB entry's guest-physical address) the
+ *    guest-physical address, turned into a RAM offset by the map's gpa=
+ *    ranges (struct mt_seg: boot memory below the 4 GiB hole and above it,
+ *    each DIMM);
+ *  - "plain" the RAM offset itself: no QEMU release reports that (the
+ *    lab's old guess for 8.0 on); the identity, kept for tests.
+ * Checked in the guest by the chase benchmark's address probes.
  */
-enum mt_rule { MT_RULE_PLAIN, MT_RULE_DOUBLED };
-extern const char *const mt_rule_names[2];
+enum mt_rule { MT_RULE_PLAIN, MT_RULE_DOUBLED, MT_RULE_PHYSICAL };
+extern const char *const mt_rule_names[3];
 
 struct mt_node {
 	int id;			/* the guest's NUMA node id */
 	uint64_t start, size;	/* RAM offsets */
 };
 
+/* Guest-physical [gpa, gpa + size) holds RAM offsets [start, start + size). */
+struct mt_seg {
+	uint64_t gpa, start, size;
+};
+#define MT_MAX_SEGS (MT_MAX_NODES + 2)	/* boot memory below and above 4 GiB, a DIMM per node */
+
 struct mt_map {
 	int n;
 	struct mt_node node[MT_MAX_NODES];
 	enum mt_rule rule;
+	int nseg;			/* rule physical only: ascending gpa */
+	struct mt_seg seg[MT_MAX_SEGS];
 };
 
 /*
@@ -64,6 +82,8 @@ struct mt_map {
 int mt_map_addr(const struct mt_map *m, uint64_t hwaddr, uint64_t *offset);
 /* The node index of RAM offset @offset; -1 when no node holds it. */
 int mt_map_offset(const struct mt_map *m, uint64_t offset);
+/* Guest-physical @gpa's RAM offset by the map's gpa= ranges: 0, or -1 in none. */
+int mt_map_gpa(const struct mt_map *m, uint64_t gpa, uint64_t *offset);
 
 /*
  * A simulated cache (the LLC, and each level of a memory-side cache):
@@ -177,8 +197,11 @@ struct mt_config {
 
 /*
  * The plugin's arguments, each "key=value": out=FILE (required),
- * rule=plain|doubled (required), node=ID:START:SIZE (hex or decimal RAM
- * offsets, one per memory node, ascending), llc_size=BYTES, llc_ways=N,
+ * rule=doubled|physical|plain (required; enum mt_rule), node=ID:START:SIZE
+ * (hex or decimal RAM offsets, one per memory node, ascending); with
+ * rule=physical (only) gpa=GPA:START:SIZE, guest-physical GPA holding RAM
+ * offsets START to START+SIZE, ascending GPA, disjoint, covering every
+ * node's range (at most MT_MAX_SEGS); llc_size=BYTES, llc_ways=N,
  * llc_line=BYTES; for delay injection delay=DILATION (1 to 1000) and
  * lat=ID:NS for every node (a lat= without delay=, or delay= without a
  * lat= for each node, is an error); msc=ID:SIZE:WAYS:LINE:wb|wt for a

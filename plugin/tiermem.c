@@ -59,7 +59,22 @@
 #include "memtiming.h"
 #include "qemu_api.h"
 
-QEMU_PLUGIN_EXPORT int qemu_plugin_version = TIERLAB_QEMU_PLUGIN_VERSION;
+/* the API version declared: set at load by pick_api_version (qemu_api.h) */
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = TIERLAB_QEMU_API_OLD;
+
+/*
+ * Runs when QEMU dlopen()s the plugin, before it reads qemu_plugin_version:
+ * a QEMU that still exports qemu_plugin_n_vcpus (before 9.0) accepts 1
+ * only, one without it wants 2 at least.
+ */
+__attribute__((constructor)) static void pick_api_version(void)
+{
+	qemu_plugin_version = qemu_plugin_n_vcpus ? TIERLAB_QEMU_API_OLD : TIERLAB_QEMU_API_NEW;
+}
+
+/* this QEMU's qemu_plugin_insn_data: the one of the two forms it has, set at install */
+static qemu_plugin_insn_data_ptr_t insn_data_ptr;
+static qemu_plugin_insn_data_copy_t insn_data_copy;
 
 #define MAX_PHASES 4096
 #define MAX_PROBES 4096
@@ -318,6 +333,22 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 		pace_pay(v);
 }
 
+/*
+ * Is @insn a marker?  Its bytes through the qemu_plugin_insn_data of this
+ * QEMU (qemu_api.h): a marker is 7 bytes, so a longer instruction is none.
+ */
+static bool insn_marker(const struct qemu_plugin_insn *insn, struct mt_marker *m)
+{
+	size_t len = qemu_plugin_insn_size(insn);
+	uint8_t bytes[8];
+
+	if (insn_data_ptr)
+		return mt_marker_decode(insn_data_ptr(insn), len, m);
+	if (len > sizeof(bytes))
+		return false;
+	return insn_data_copy(insn, bytes, len) == len && mt_marker_decode(bytes, len, m);
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -327,7 +358,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, k);
 		struct mt_marker m;
 
-		if (mt_marker_decode(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn), &m))
+		if (insn_marker(insn, &m))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
 							       (void *)(uintptr_t)((unsigned int)m.op << 8 | m.id));
 		else
@@ -389,6 +420,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		say(err, "");
 		return -1;
 	}
+	if (info->version.cur >= TIERLAB_QEMU_API_INSN_COPY)
+		insn_data_copy = (qemu_plugin_insn_data_copy_t)qemu_plugin_insn_data;
+	else
+		insn_data_ptr = (qemu_plugin_insn_data_ptr_t)qemu_plugin_insn_data;
 	nvcpus = info->system.max_vcpus > 0 ? (unsigned int)info->system.max_vcpus : 1;
 	/* struct vcpu is cache-line aligned (no false sharing): calloc promises 16 bytes */
 	if (posix_memalign((void **)&vcpus, _Alignof(struct vcpu), nvcpus * sizeof(*vcpus)))

@@ -32,10 +32,18 @@ trap 'rm -rf "$results"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-# --print-qemu: the plugin and its node ranges, from the topology
+# --print-qemu: the plugin and its node ranges, from the topology; the
+# address rule of the QEMU on PATH (README: doubled to 8.1, physical from
+# 8.2 with the guest-physical ranges: node 0's GiB from 0, node 1's DIMM at
+# the device-memory base, 4 GiB, plus its RAM offset, 1 GiB)
+ranges='node=0:0x0:0x40000000\\,node=1:0x40000000:0x40000000'
+case $(qemu-system-x86_64 --version | head -n 1) in
+*"version 7."* | *"version 8.0"* | *"version 8.1"*) want="rule=doubled\\\\,$ranges\\\\,llc_" ;;
+*) want="rule=physical\\\\,$ranges\\\\,gpa=0x0:0x0:0x40000000\\\\,gpa=0x140000000:0x40000000:0x40000000\\\\,llc_" ;;
+esac
 cmd=$(./run-lab.sh -q --print-qemu --memory-timing count "$topo")
-grep -q -- '-plugin file=.*/tiermem\.so\\,out=memtiming\.txt\\,rule=doubled\\,node=0:0x0:0x40000000\\,node=1:0x40000000:0x40000000' <<<"$cmd" ||
-	bad "--print-qemu has no -plugin with the node ranges: $cmd"
+grep -q -- "-plugin file=.*/tiermem\\.so\\\\,out=memtiming\\.txt\\\\,$want" <<<"$cmd" ||
+	bad "--print-qemu has no -plugin with the rule and node ranges ($want): $cmd"
 ./run-lab.sh -q --print-qemu "$topo" | grep -q -- " -plugin " && bad "--print-qemu without --memory-timing has a -plugin"
 # with the plugin, CPU 1 out of load balancing and interrupts on CPU 0 (the determinism above); without, not
 grep -q -- 'irqaffinity=0\\ isolcpus=domain\\,managed_irq\\,1-1' <<<"$cmd" ||

@@ -29,11 +29,12 @@ int acct_rule_for_qemu(const char *version_line, enum mt_rule *rule, char *err, 
 		return -1;
 	}
 	if (major < 7) {
-		snprintf(err, errlen, "QEMU %d.%d: the plugin's address rule is known for 7.x (doubled) and 8.0 on (plain) only",
+		snprintf(err, errlen, "QEMU %d.%d: the plugin's address rule is known from 7.0 on only (7.0 to 8.1 doubled, 8.2 on physical)",
 			 major, minor);
 		return -1;
 	}
-	*rule = major == 7 ? MT_RULE_DOUBLED : MT_RULE_PLAIN;
+	/* QEMU 8.2's "plugin: Simplify struct qemu_plugin_hwaddr": the TLB's guest-physical address */
+	*rule = major < 8 || (major == 8 && minor < 2) ? MT_RULE_DOUBLED : MT_RULE_PHYSICAL;
 	return 0;
 }
 
@@ -104,6 +105,14 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 		if (t->node[i].mem_bytes)
 			sb_printf(sb, ",node=%d:0x%" PRIx64 ":0x%" PRIx64, i, topo_ram_offset(t, i),
 				  t->node[i].mem_bytes);
+	if (rule == MT_RULE_PHYSICAL) {
+		struct mt_seg seg[MT_MAX_SEGS];
+		int nseg = acct_ram_segments(t, seg);
+
+		for (int k = 0; k < nseg; k++)
+			sb_printf(sb, ",gpa=0x%" PRIx64 ":0x%" PRIx64 ":0x%" PRIx64, seg[k].gpa, seg[k].start,
+				  seg[k].size);
+	}
 	/* the topology's lab.llc, else the default part's (memtiming.h) */
 	if (t->llc_size)
 		sb_printf(sb, ",llc_size=%llu,llc_ways=%u,llc_line=%u", (unsigned long long)t->llc_size,
@@ -151,30 +160,30 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 	return 0;
 }
 
-int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset)
+int acct_ram_segments(const struct topo *t, struct mt_seg *seg)
 {
-	uint64_t ram = topo_boot_mem(t), low = topo_low_mem(t), dimm = topo_dimm_base(t);
+	uint64_t ram = topo_boot_mem(t), low = topo_low_mem(t);
+	int n = 0;
 
 	/* boot memory: below 4 GiB, the rest above it (hw/i386/pc_piix.c) */
-	if (gpa < low) {
-		*offset = gpa;
-		return 0;
-	}
-	if (gpa >= 4 * GIB && gpa - 4 * GIB < ram - low) {
-		*offset = gpa - 4 * GIB + low;
-		return 0;
-	}
-	/* a movable node's DIMM: its RAM offset above the device-memory base */
-	for (int i = 0; i < t->nnodes; i++) {
-		uint64_t at = topo_ram_offset(t, i);
+	if (low)
+		seg[n++] = (struct mt_seg){ 0, 0, low };
+	if (ram > low)
+		seg[n++] = (struct mt_seg){ 4 * GIB, low, ram - low };
+	/* a movable node's DIMM, where qemu_machine_args puts it; ascending with the offsets */
+	for (int i = 0; i < t->nnodes && n < MT_MAX_SEGS; i++)
+		if (t->node[i].mem_bytes && t->node[i].zone == TOPO_ZONE_movable)
+			seg[n++] = (struct mt_seg){ topo_dimm_addr(t, i), topo_ram_offset(t, i),
+						    t->node[i].mem_bytes };
+	return n;
+}
 
-		if (t->node[i].mem_bytes && t->node[i].zone == TOPO_ZONE_movable &&
-		    gpa >= dimm + at && gpa - dimm - at < t->node[i].mem_bytes) {
-			*offset = gpa - dimm;
-			return 0;
-		}
-	}
-	return -1;
+int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset)
+{
+	struct mt_map m = { .rule = MT_RULE_PHYSICAL };
+
+	m.nseg = acct_ram_segments(t, m.seg);
+	return mt_map_gpa(&m, gpa, offset);
 }
 
 bool acct_msc_of(const struct topo *t, int node, struct mt_msc_cfg *c)
@@ -294,13 +303,20 @@ int acct_file_parse(const char *name, const char *text, struct acct_file *f,
 			if (repeated || !scanned || (sim != 0 && sim != 1) ||
 			    nodes_declared < 1 || nodes_declared > MT_MAX_NODES)
 				why = "config: malformed, repeated or a node count outside 1..16";
-			else if (!strcmp(rule, "plain") || !strcmp(rule, "doubled")) {
-				f->rule = !strcmp(rule, "doubled") ? MT_RULE_DOUBLED : MT_RULE_PLAIN;
-				f->llc_size = a;
-				f->llc_ways = u1;
-				f->llc_line = u2;
-			} else
-				why = "config: rule is plain or doubled";
+			else {
+				int r = 0;
+
+				while (r < 3 && strcmp(rule, mt_rule_names[r]))
+					r++;
+				if (r == 3) {
+					why = "config: rule is doubled, physical or plain";
+				} else {
+					f->rule = (enum mt_rule)r;
+					f->llc_size = a;
+					f->llc_ways = u1;
+					f->llc_line = u2;
+				}
+			}
 		} else if (!strncmp(line, "node ", 5)) {
 			if (nodes_declared < 0 || f->nnodes >= nodes_declared || f->nphases ||
 			    !SCAN(line, n, "node id=%d start=%llx size=%llx", &i1, &a, &b) || i1 < 0)
@@ -1033,6 +1049,7 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 		const struct mt_probe *pr = &f->probe[k];
 		char gpa_s[32], va_s[32];
 		uint64_t gpa, va, want;
+		int gnode;
 
 		if (!word_after(probe_lines[k], "gpa=", gpa_s, sizeof(gpa_s)) ||
 		    !word_after(probe_lines[k], "vaddr=", va_s, sizeof(va_s))) {
@@ -1050,9 +1067,16 @@ void acct_derive(const struct acct_file *f, const struct topo *t, char *const *p
 			      k + 1, gpa);
 			continue;
 		}
-		check(checks, pr->vaddr == va && pr->node >= 0 && pr->offset == want,
+		/*
+		 * and the node the guest bound the page to: the plugin's node
+		 * table checked apart from the RAM layout both sides share
+		 * (acct_ram_segments)
+		 */
+		gnode = (int)number_after(probe_lines[k], "node=", -1);
+		check(checks, pr->vaddr == va && pr->node >= 0 && pr->offset == want &&
+			      (gnode < 0 || pr->node == gnode),
 		      "probe %zu: pagemap 0x%" PRIx64 " (RAM offset 0x%" PRIx64 "), plugin 0x%" PRIx64
-		      " read as 0x%" PRIx64 " on node %d under rule %s",
-		      k + 1, gpa, want, pr->raw, pr->offset, pr->node, mt_rule_names[f->rule]);
+		      " read as 0x%" PRIx64 " on node %d under rule %s (the guest's node %d)",
+		      k + 1, gpa, want, pr->raw, pr->offset, pr->node, mt_rule_names[f->rule], gnode);
 	}
 }

@@ -17,9 +17,11 @@
 
 /*
  * The plugin's address rule for a QEMU, from `qemu-system-x86_64
- * --version`'s first line: "doubled" for 7.x (measured on 7.2, README),
- * "plain" from 8.0, where the RAM block's offset is no longer added twice.
- * 0, or -1 with why in @err (an unparsable line, or a QEMU before 7).
+ * --version`'s first line (enum mt_rule): "doubled" for 7.0 to 8.1
+ * (measured on 7.2), "physical" from 8.2, whose
+ * qemu_plugin_hwaddr_phys_addr() returns the guest-physical address
+ * (measured on 10.0; README, "Memory timing").  0, or -1 with why in @err
+ * (an unparsable line, or a QEMU before 7).
  */
 int acct_rule_for_qemu(const char *version_line, enum mt_rule *rule, char *err, size_t errlen);
 
@@ -62,7 +64,8 @@ bool acct_msc_level_of(const struct topo *t, int node, int level, struct mt_msc_
  * The value of QEMU's -plugin option: file=PLUGIN,out=OUT,rule=R, one
  * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
  * of the nodes before it, in node order, as topo_qemu_args lays out the
- * memory backends), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
+ * memory backends), with rule physical a gpa=GPA:START:SIZE per range of
+ * acct_ram_segments (where the guest's RAM is), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
  * cache (acct_msc_of); with ACCT_DELAY also delay=DILATION, a lat=ID:NS per
  * memory node, its HMAT read latency from CPU 0's node, and an
  * msc_lat=ID:NS per level-1 cache priced from there (its read latency).
@@ -76,10 +79,17 @@ int acct_plugin_arg(const struct topo *t, const char *plugin, enum mt_rule rule,
 		    const char *out, enum acct_mode mode, struct sbuf *sb, char *err, size_t errlen);
 
 /*
- * A guest-physical address as a RAM offset: QEMU's pc machine puts RAM
- * below 4 GiB up to 3.5 GiB of RAM, else up to 3 GiB (gigabyte-aligned
- * split), and the rest from 4 GiB; a movable node's DIMM at the
- * device-memory base plus its RAM offset (topo_ram_offset()).  -1 when
+ * Where the guest's RAM is, as the QEMU command line (lab/boot/qemu.c) lays
+ * it out: guest-physical ranges and the RAM offsets they hold, ascending.
+ * QEMU's pc machine puts boot memory below 4 GiB up to 3.5 GiB of it, else
+ * up to 3 GiB (gigabyte-aligned split: topo_low_mem()), and the rest from
+ * 4 GiB; a movable node's DIMM at topo_dimm_addr(), the device-memory base
+ * plus its RAM offset.  Fills @seg (MT_MAX_SEGS), returns how many.
+ */
+int acct_ram_segments(const struct topo *t, struct mt_seg *seg);
+/*
+ * A guest-physical address as a RAM offset, by acct_ram_segments (the
+ * plugin's rule physical maps by the same ranges, mt_map_gpa).  -1 when
  * @gpa is in no RAM.
  */
 int acct_gpa_to_offset(const struct topo *t, uint64_t gpa, uint64_t *offset);

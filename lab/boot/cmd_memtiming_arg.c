@@ -6,8 +6,10 @@
  * Prints the value of QEMU's -plugin option for --memory-timing count
  * (the default) or delay (with the dilation and each node's latency)
  * (README, "Memory timing"): the plugin, its report file, the address rule
- * of this QEMU (LINE: the first line of `qemu-system-x86_64 --version`),
- * each memory node's RAM range from the topology, and the simulated LLC.
+ * of this QEMU (LINE: the first line of `qemu-system-x86_64 --version`;
+ * acct_rule_for_qemu: doubled to 8.1, physical from 8.2), each memory
+ * node's RAM range from the topology, under rule physical the guest's RAM
+ * ranges (gpa=, acct_ram_segments), and the simulated LLC.
  *
  * Exit: 0; 64 usage or a QEMU whose address rule is not known; 65/66 the
  * topology's.

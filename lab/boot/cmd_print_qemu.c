@@ -8,8 +8,10 @@
  * it) on one line, each word as bash's printf %q writes it and followed by
  * a space: TCG, DIR/bzImage, the base initramfs F, the serial files
  * console.log and channel.log, with --memory-timing count or delay the
- * plugin SO writing memtiming.txt, the reclaim disks swap.img and fs.img
- * (`labtool disks .` makes them).
+ * plugin SO writing memtiming.txt (its address rule, hence its arguments,
+ * from LINE: run-lab gives the first line of the `qemu-system-x86_64
+ * --version` on its PATH, the QEMU a boot would run), the reclaim disks
+ * swap.img and fs.img (`labtool disks .` makes them).
  *
  * Exit: 0; 2 a topology without a command (run-lab's words; the lines of the
  * topologies before it are printed); 64 usage; 74 cannot write.

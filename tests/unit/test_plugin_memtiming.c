@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * plugin/memtiming.c, the memory-timing plugin's pure parts: markers from
- * instruction bytes, address -> node under both address rules (QEMU 7.2's
- * doubled RAM-block offset), the LLC simulation and the plugin's arguments.
+ * instruction bytes, address -> node under each address rule (QEMU 7.2's
+ * doubled RAM-block offset, 8.2's guest-physical address), the LLC
+ * simulation and the plugin's arguments.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -65,6 +66,46 @@ TEST(plugin_map_doubled_rule)
 	m.node[2] = (struct mt_node){ 2, GIB + 512 * MIB, 512 * MIB };
 	CHECK(mt_map_addr(&m, 2 * (GIB + 512 * MIB) + 64, &off) == 2 && off == GIB + 512 * MIB + 64);
 	CHECK(mt_map_addr(&m, 2 * GIB + 512 * MIB, &off) == -1);	/* past node 1's */
+}
+
+/*
+ * QEMU 8.2 on: guest-physical addresses, mapped by the gpa= ranges.  4 GiB
+ * of boot memory (2 + 2 GiB) splits at 3 GiB: node 1's RAM offsets 2-3 GiB
+ * below the hole, 3-4 GiB from 4 GiB; node 2, a 1 GiB DIMM at RAM offset 4
+ * GiB, at the device-memory base (4 GiB + the 1 GiB above, rounded) plus
+ * that: 9 GiB.
+ */
+TEST(plugin_map_physical_rule)
+{
+	struct mt_map m = { .n = 3, .rule = MT_RULE_PHYSICAL, .nseg = 3 };
+	uint64_t off = 0;
+
+	m.node[0] = (struct mt_node){ 0, 0, 2 * GIB };
+	m.node[1] = (struct mt_node){ 1, 2 * GIB, 2 * GIB };
+	m.node[2] = (struct mt_node){ 2, 4 * GIB, GIB };
+	m.seg[0] = (struct mt_seg){ 0, 0, 3 * GIB };
+	m.seg[1] = (struct mt_seg){ 4 * GIB, 3 * GIB, GIB };
+	m.seg[2] = (struct mt_seg){ 9 * GIB, 4 * GIB, GIB };
+	CHECK(mt_map_addr(&m, 0x1000, &off) == 0 && off == 0x1000);
+	CHECK(mt_map_addr(&m, 2 * GIB - 1, &off) == 0 && off == 2 * GIB - 1);
+	/* node 1, both sides of the hole */
+	CHECK(mt_map_addr(&m, 2 * GIB + 64, &off) == 1 && off == 2 * GIB + 64);
+	CHECK(mt_map_addr(&m, 3 * GIB - 1, &off) == 1 && off == 3 * GIB - 1);
+	CHECK(mt_map_addr(&m, 3 * GIB, &off) == -1);	/* the PCI hole */
+	CHECK(mt_map_addr(&m, 4 * GIB - 1, &off) == -1);
+	CHECK(mt_map_addr(&m, 4 * GIB, &off) == 1 && off == 3 * GIB);
+	CHECK(mt_map_addr(&m, 5 * GIB - 64, &off) == 1 && off == 4 * GIB - 64);
+	/* between the boot memory and the DIMM, the DIMM, past it */
+	CHECK(mt_map_addr(&m, 5 * GIB, &off) == -1);
+	CHECK(mt_map_addr(&m, 9 * GIB - 1, &off) == -1);
+	CHECK(mt_map_addr(&m, 9 * GIB + 0x200, &off) == 2 && off == 4 * GIB + 0x200);
+	CHECK(mt_map_addr(&m, 10 * GIB - 1, &off) == 2 && off == 5 * GIB - 1);
+	CHECK(mt_map_addr(&m, 10 * GIB, &off) == -1);
+	CHECK(mt_map_gpa(&m, 4 * GIB + 8, &off) == 0 && off == 3 * GIB + 8);
+	CHECK(mt_map_gpa(&m, 3 * GIB, &off) == -1);
+	/* a range whose RAM offsets no node holds: no node */
+	m.node[2].size = GIB / 2;
+	CHECK(mt_map_addr(&m, 9 * GIB + GIB / 2, &off) == -1);
 }
 
 TEST(plugin_map_plain_rule)
@@ -198,13 +239,49 @@ TEST(plugin_parse_args)
 	CHECK(mt_parse_args(4, overlap, &cfg, err, sizeof(err)) == -1);
 	CHECK_STR(err, "argument 4 'node=1:0x1000:0x1000': overlaps or precedes node 0");
 	CHECK(mt_parse_args(2, no_rule, &cfg, err, sizeof(err)) == -1);
-	CHECK_STR(err, "missing rule=plain|doubled");
+	CHECK_STR(err, "missing rule=doubled|physical|plain");
 	CHECK(mt_parse_args(3, bad_rule, &cfg, err, sizeof(err)) == -1);
-	CHECK_STR(err, "argument 2 'rule=twice': rule is plain or doubled");
+	CHECK_STR(err, "argument 2 'rule=twice': rule is doubled, physical or plain");
 	CHECK(mt_parse_args(3, bad_node, &cfg, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "argument 3 'node=0:0x0'") != NULL);
 	CHECK(mt_parse_args(4, unknown, &cfg, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "argument 4 'colour=red': unknown key") != NULL);
+}
+
+/* rule=physical and its gpa= ranges: node 1 split by the 4 GiB hole, a DIMM */
+TEST(plugin_parse_args_physical)
+{
+	char *good[] = { "out=x", "rule=physical", "node=0:0:0x80000000", "node=1:0x80000000:0x80000000",
+			 "node=2:0x100000000:0x40000000", "gpa=0:0:0xc0000000",
+			 "gpa=0x100000000:0xc0000000:0x40000000", "gpa=0x240000000:0x100000000:0x40000000" };
+	char *no_gpa[] = { "out=x", "rule=physical", "node=0:0:0x1000" };
+	char *not_physical[] = { "out=x", "rule=doubled", "node=0:0:0x1000", "gpa=0:0:0x1000" };
+	char *descending[] = { "out=x", "rule=physical", "node=0:0:0x2000", "gpa=0x10000:0x1000:0x1000",
+			       "gpa=0:0:0x1000" };
+	char *twice[] = { "out=x", "rule=physical", "node=0:0:0x2000", "gpa=0:0:0x2000",
+			  "gpa=0x10000:0x1000:0x1000" };
+	char *uncovered[] = { "out=x", "rule=physical", "node=0:0:0x2000", "node=1:0x2000:0x1000",
+			      "gpa=0:0:0x2000" };
+	char *bad_form[] = { "out=x", "rule=physical", "node=0:0:0x1000", "gpa=0:0" };
+	struct mt_config cfg;
+	char err[200];
+
+	CHECK(mt_parse_args(8, good, &cfg, err, sizeof(err)) == 0);
+	CHECK(cfg.map.rule == MT_RULE_PHYSICAL && cfg.map.nseg == 3 && cfg.map.n == 3);
+	CHECK(cfg.map.seg[1].gpa == 4 * GIB && cfg.map.seg[1].start == 3 * GIB && cfg.map.seg[1].size == GIB);
+	CHECK(cfg.map.seg[2].gpa == 9 * GIB && cfg.map.seg[2].start == 4 * GIB);
+	CHECK(mt_parse_args(3, no_gpa, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "missing gpa=GPA:START:SIZE (rule=physical)");
+	CHECK(mt_parse_args(4, not_physical, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'gpa=...': a guest-physical range with rule=doubled (physical only)");
+	CHECK(mt_parse_args(5, descending, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 5 'gpa=0:0:0x1000': overlaps or precedes gpa=0x10000");
+	CHECK(mt_parse_args(5, twice, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "gpa=0x0:0x0:0x2000 and gpa=0x10000:0x1000:0x1000: the same RAM offsets at two addresses");
+	CHECK(mt_parse_args(5, uncovered, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "node 1: 0x1000 of its 0x1000 bytes (RAM offsets from 0x2000) at no gpa= address");
+	CHECK(mt_parse_args(4, bad_form, &cfg, err, sizeof(err)) == -1);
+	CHECK_STR(err, "argument 4 'gpa=0:0': want gpa=GPA:START:SIZE (size > 0)");
 }
 
 /*
