@@ -434,8 +434,9 @@ void mt_memside_claim(struct mt_memside *s, const struct mt_map *m,
 {
 	unsigned int q = __atomic_load_n(&s->phase, __ATOMIC_ACQUIRE);
 
+	/* phases only grow: a vCPU late with an older @to leaves a newer phase alone */
 	do
-		if (q == to)
+		if (q == to || (to && q > to))
 			return;
 	while (!__atomic_compare_exchange_n(&s->phase, &q, to, false, __ATOMIC_ACQ_REL,
 					    __ATOMIC_ACQUIRE));
@@ -575,6 +576,38 @@ static int parse_lat(const char *v, int *id, uint32_t *ns)
 	return 0;
 }
 
+/* A list of ID:NS arguments (lat=, msc_lat=): each node at most once. */
+struct lat_list {
+	int id[MT_MAX_NODES], arg[MT_MAX_NODES], n;
+	uint32_t ns[MT_MAX_NODES];
+};
+
+/*
+ * Adds argument @i (@a, its value @v, key @key) to @l: 0, or -1 with the
+ * reason in @err (@what names the latency: "latency", "cache latency").
+ */
+static int lat_list_add(struct lat_list *l, int i, const char *a, const char *v, const char *key,
+			const char *what, char *err, size_t errlen)
+{
+	int id;
+	uint32_t ns;
+
+	if (l->n == MT_MAX_NODES || parse_lat(v, &id, &ns)) {
+		snprintf(err, errlen, "argument %d '%s': want %s=ID:NS (1 to 100000 ns, at most %d)",
+			 i + 1, a, key, MT_MAX_NODES);
+		return -1;
+	}
+	for (int k = 0; k < l->n; k++)
+		if (l->id[k] == id) {
+			snprintf(err, errlen, "argument %d '%s': node %d's %s given twice", i + 1, a, id, what);
+			return -1;
+		}
+	l->id[l->n] = id;
+	l->ns[l->n] = ns;
+	l->arg[l->n++] = i + 1;
+	return 0;
+}
+
 /*
  * "ID:SIZE:WAYS:LINE:wb|wt" of key @key (msc, msc2, msc3), the cache's
  * geometry checked; 0, or -1 with why in @why.
@@ -619,11 +652,9 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 	bool have_rule = false;
 	int gpa_arg = 0;	/* the last gpa= argument's number */
 	/* lat= by node id, checked against the nodes at the end (any order) */
-	int lat_id[MT_MAX_NODES], nlat = 0, lat_arg[MT_MAX_NODES];
-	uint32_t lat_ns[MT_MAX_NODES];
+	struct lat_list lat = { .n = 0 };
 	/* msc_lat= likewise */
-	int mlat_id[MT_MAX_NODES], nmlat = 0, mlat_arg[MT_MAX_NODES];
-	uint32_t mlat_ns[MT_MAX_NODES];
+	struct lat_list mlat = { .n = 0 };
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->llc_size = MT_LLC_DEFAULT_SIZE;
@@ -722,23 +753,8 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			}
 			cfg->dilation = d;
 		} else if (KEY("lat")) {
-			int id;
-			uint32_t ns;
-
-			if (nlat == MT_MAX_NODES || parse_lat(v, &id, &ns)) {
-				snprintf(err, errlen, "argument %d '%s': want lat=ID:NS (1 to 100000 ns, at most %d)",
-					 i + 1, a, MT_MAX_NODES);
+			if (lat_list_add(&lat, i, a, v, "lat", "latency", err, errlen))
 				return -1;
-			}
-			for (int k = 0; k < nlat; k++)
-				if (lat_id[k] == id) {
-					snprintf(err, errlen, "argument %d '%s': node %d's latency given twice",
-						 i + 1, a, id);
-					return -1;
-				}
-			lat_id[nlat] = id;
-			lat_ns[nlat] = ns;
-			lat_arg[nlat++] = i + 1;
 		} else if (KEY("msc_sim")) {
 			if (strcmp(v, "0") && strcmp(v, "1")) {
 				snprintf(err, errlen, "argument %d '%s': msc_sim is 0 or 1", i + 1, a);
@@ -746,23 +762,8 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			}
 			cfg->msc_sim = !strcmp(v, "1");
 		} else if (KEY("msc_lat")) {
-			int id;
-			uint32_t ns;
-
-			if (nmlat == MT_MAX_NODES || parse_lat(v, &id, &ns)) {
-				snprintf(err, errlen, "argument %d '%s': want msc_lat=ID:NS (1 to 100000 ns, at most %d)",
-					 i + 1, a, MT_MAX_NODES);
+			if (lat_list_add(&mlat, i, a, v, "msc_lat", "cache latency", err, errlen))
 				return -1;
-			}
-			for (int k = 0; k < nmlat; k++)
-				if (mlat_id[k] == id) {
-					snprintf(err, errlen, "argument %d '%s': node %d's cache latency given twice",
-						 i + 1, a, id);
-					return -1;
-				}
-			mlat_id[nmlat] = id;
-			mlat_ns[nmlat] = ns;
-			mlat_arg[nmlat++] = i + 1;
 		} else if (KEY("msc") || KEY("msc2") || KEY("msc3")) {
 			int level = KEY("msc") ? 1 : KEY("msc2") ? 2 : 3;
 			char why[160];
@@ -807,26 +808,26 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 	}
 	if (cfg->map.nseg && segs_check(&cfg->map, err, errlen))
 		return -1;
-	if (nlat && !cfg->dilation) {
-		snprintf(err, errlen, "argument %d 'lat=...': a latency without delay=DILATION", lat_arg[0]);
+	if (lat.n && !cfg->dilation) {
+		snprintf(err, errlen, "argument %d 'lat=...': a latency without delay=DILATION", lat.arg[0]);
 		return -1;
 	}
-	if (nmlat && !cfg->dilation) {
-		snprintf(err, errlen, "argument %d 'msc_lat=...': a latency without delay=DILATION", mlat_arg[0]);
+	if (mlat.n && !cfg->dilation) {
+		snprintf(err, errlen, "argument %d 'msc_lat=...': a latency without delay=DILATION", mlat.arg[0]);
 		return -1;
 	}
-	for (int k = 0; k < nlat; k++) {
+	for (int k = 0; k < lat.n; k++) {
 		int j = -1;
 
 		for (int i = 0; i < cfg->map.n; i++)
-			if (cfg->map.node[i].id == lat_id[k])
+			if (cfg->map.node[i].id == lat.id[k])
 				j = i;
 		if (j < 0) {
-			snprintf(err, errlen, "argument %d 'lat=%d:%" PRIu32 "': no node=%d", lat_arg[k],
-				 lat_id[k], lat_ns[k], lat_id[k]);
+			snprintf(err, errlen, "argument %d 'lat=%d:%" PRIu32 "': no node=%d", lat.arg[k],
+				 lat.id[k], lat.ns[k], lat.id[k]);
 			return -1;
 		}
-		cfg->lat_ns[j] = lat_ns[k];
+		cfg->lat_ns[j] = lat.ns[k];
 	}
 	for (int k = 0; k < nmsc; k++) {
 		int j = -1;
@@ -859,18 +860,18 @@ int mt_parse_args(int argc, char **argv, struct mt_config *cfg, char *err, size_
 			return -1;
 		}
 	}
-	for (int k = 0; k < nmlat; k++) {
+	for (int k = 0; k < mlat.n; k++) {
 		int j = -1;
 
 		for (int i = 0; i < cfg->map.n; i++)
-			if (cfg->map.node[i].id == mlat_id[k])
+			if (cfg->map.node[i].id == mlat.id[k])
 				j = i;
 		if (j < 0 || !cfg->msc[j][0].size) {
-			snprintf(err, errlen, "argument %d 'msc_lat=%d:%" PRIu32 "': no %s=%d", mlat_arg[k],
-				 mlat_id[k], mlat_ns[k], j < 0 ? "node" : "msc", mlat_id[k]);
+			snprintf(err, errlen, "argument %d 'msc_lat=%d:%" PRIu32 "': no %s=%d", mlat.arg[k],
+				 mlat.id[k], mlat.ns[k], j < 0 ? "node" : "msc", mlat.id[k]);
 			return -1;
 		}
-		cfg->msc_lat_ns[j] = mlat_ns[k];
+		cfg->msc_lat_ns[j] = mlat.ns[k];
 	}
 	for (int i = 0; cfg->dilation && i < cfg->map.n; i++)
 		if (!cfg->lat_ns[i]) {

@@ -3,7 +3,7 @@
  * The pure parts of the memory-timing plugin (plugin/tiermem.c), with no
  * QEMU in them, so the host unit tests can run them (tests/unit/
  * test_plugin_memtiming.c): the plugin's arguments, guest-physical address
- * -> NUMA node (with QEMU 7.2's doubled RAM-block offset), the simulated
+ * -> NUMA node (by the address rule of the QEMU in use), the simulated
  * set-associative LLC (one per vCPU) and memory-side caches (one per node
  * and level, shared by every vCPU), the phase markers and the report file
  * it writes.
@@ -278,12 +278,17 @@ enum mt_level mt_hier_access(struct mt_hier *h, const struct mt_map *m, int i, u
  * through every level to the memory (they were emptied when another vCPU
  * moved on first: what the flush would have written).  Then, when @to is
  * not 0, it claims the memory-side caches for @to (mt_memside_claim).
+ * An approximation: a line dirty both in this LLC and in a memory-side
+ * cache another vCPU already flushed is charged twice (once by that flush,
+ * once here), where a settle before the flush would have merged it
+ * (plugin_msc_settle_after_flush_charges_twice).
  */
 void mt_hier_settle(struct mt_hier *h, const struct mt_map *m,
 		    struct mt_count (*count)[MT_MAX_NODES + 1], unsigned int from, unsigned int to);
 /*
  * Moves the memory-side caches to phase @to: the one caller that moves
- * them from phase q (a compare-and-swap) empties them, each level's dirty
+ * them from phase q (a compare-and-swap; phases only grow, so a caller
+ * late with an older @to leaves a newer phase alone) empties them, each level's dirty
  * lines written into the next, the last's to memory, all charged to q
  * (count[q - 1]; nothing when q is 0), once; a caller that finds them at
  * @to already does nothing.  At exit (@to 0), after every vCPU settled:

@@ -13,7 +13,7 @@
  *    qemu_plugin_n_max_vcpus and raised the minimum to 2 in the same
  *    commit).  QEMU reads the variable after dlopen(), so a constructor
  *    sets it: 1 when the QEMU loading us exports qemu_plugin_n_vcpus (weak
- *    here: NULL where it is gone), else 2.  Nothing of versions 2's
+ *    here: NULL where it is gone), else 2.  Nothing of version 2's
  *    removals is used (the inline ops, n_vcpus), so both declarations
  *    promise what the plugin does.
  *  - qemu_plugin_insn_data: up to API version 2 it returns a pointer to the

@@ -65,8 +65,9 @@ bool acct_msc_level_of(const struct topo *t, int node, int level, struct mt_msc_
  * node=ID:START:SIZE per memory node (RAM offsets: the sums of the sizes
  * of the nodes before it, in node order, as topo_qemu_args lays out the
  * memory backends), with rule physical a gpa=GPA:START:SIZE per range of
- * acct_ram_segments (where the guest's RAM is), the LLC, an msc=ID:SIZE:WAYS:LINE:wb|wt per memory-side
- * cache (acct_msc_of); with ACCT_DELAY also delay=DILATION, a lat=ID:NS per
+ * acct_ram_segments (where the guest's RAM is), the LLC, an
+ * msc=ID:SIZE:WAYS:LINE:wb|wt per level-1 memory-side cache (acct_msc_of)
+ * and an msc2=/msc3= per deeper level (acct_msc_level_of); with ACCT_DELAY also delay=DILATION, a lat=ID:NS per
  * memory node, its HMAT read latency from CPU 0's node, and an
  * msc_lat=ID:NS per level-1 cache priced from there (its read latency).
  * With TIERLAB_MEMTIMING_MSC_SIM=0 in the environment (make bench-lab's

@@ -254,9 +254,10 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	       * interrupts and its forwarding) ran inside every phase, where
 	       * QEMU's round-robin of the vCPUs under icount put it at other
 	       * points of the case's run boot to boot: dram-pmem's per-case
-	       * counts moved by up to 0.14 % between two boots, 0.017 % with
-	       * this (README, "Memory timing", determinism).  Tasks pinned
-	       * there still run there; unpinned ones stay on CPU 0.
+	       * counts moved by up to 0.147 % between two boots, 0.017 % with
+	       * this on an idle host (0.106 % once under CI's load: README,
+	       * "Memory timing", determinism).  Tasks pinned there still run
+	       * there; unpinned ones stay on CPU 0.
 	       */
 	      (o->plugin && t->ncpus > 1 ?
 		       arg(a, "%s%s %s1-%d", qemu_kernel_cmdline,

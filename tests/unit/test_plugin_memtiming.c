@@ -554,6 +554,57 @@ TEST(plugin_msc_shared_phase_flush)
 }
 
 /*
+ * The approximation memtiming.h states: a line dirty both in a late vCPU's
+ * LLC and in the memory-side cache is written to memory twice when another
+ * vCPU flushed the cache first (its flush, then the late settle's write
+ * through), once when the late vCPU settles first (merged in the cache).
+ * And a claim for an older phase leaves a newer one alone.
+ */
+static unsigned int charges_of_a_line_dirty_twice(bool holder_first)
+{
+	struct mt_config cfg = msc_cfg(false, 1);	/* LLC: 4 lines, one set; cache: 16 lines */
+	struct mt_count c0[2][MT_MAX_NODES + 1], c1[2][MT_MAX_NODES + 1];
+	struct mt_memside ms;
+	struct mt_hier h0, h1;
+	char err[200];
+	unsigned int n;
+
+	memset(c0, 0, sizeof(c0));
+	memset(c1, 0, sizeof(c1));
+	if (mt_memside_init(&ms, &cfg, err, sizeof(err)) || mt_hier_init(&h0, &cfg, &ms, err, sizeof(err)) ||
+	    mt_hier_init(&h1, &cfg, &ms, err, sizeof(err)))
+		return 99;
+	mt_hier_settle(&h0, &cfg.map, c0, 0, 1);
+	mt_hier_settle(&h1, &cfg.map, c1, 0, 1);
+	/* vCPU 1 dirties X, four reads push it into the cache, dirty; it writes X again */
+	mt_hier_access(&h1, &cfg.map, 1, GIB, true, c1[0]);
+	for (int k = 1; k <= 4; k++)
+		mt_hier_access(&h1, &cfg.map, 1, GIB + (uint64_t)k * 64, false, c1[0]);
+	if (mt_hier_access(&h1, &cfg.map, 1, GIB, true, c1[0]) != MT_AT_MSC)
+		return 98;
+	if (holder_first) {
+		mt_hier_settle(&h1, &cfg.map, c1, 1, 2);
+		mt_hier_settle(&h0, &cfg.map, c0, 1, 2);
+	} else {
+		mt_hier_settle(&h0, &cfg.map, c0, 1, 2);
+		mt_hier_settle(&h1, &cfg.map, c1, 1, 2);
+	}
+	/* a claim for phase 1 now: the caches stay phase 2's, nothing flushed */
+	mt_memside_claim(&ms, &cfg.map, c0, 1);
+	n = ms.phase == 2 ? (unsigned int)(c0[0][1].msc_writebacks[0] + c1[0][1].msc_writebacks[0]) : 97;
+	mt_hier_free(&h0);
+	mt_hier_free(&h1);
+	mt_memside_free(&ms);
+	return n;
+}
+
+TEST(plugin_msc_settle_after_flush_charges_twice)
+{
+	CHECK(charges_of_a_line_dirty_twice(true) == 1);
+	CHECK(charges_of_a_line_dirty_twice(false) == 2);
+}
+
+/*
  * Shared caches take no lock: under multi-threaded TCG two vCPUs may both
  * record a set as touched, pushing the count past the sets.  A flush then
  * visits every set rather than reading past its list: every dirty line
