@@ -141,14 +141,14 @@ l2checks=$(grep -c '^ok [0-9]* - memtiming: memory-side cache of node [01], leve
 [ "$l2checks" = 2 ] || bad "memside-cache-2level: $l2checks level-2 check lines ok, want 2"
 l2rows=$(awk -F, '$2 == "chase" && $6 == "msc" && $7 ~ /^msc2_(hits|misses|writebacks)_node[01]$/' "$l2run/summary.csv" | wc -l)
 [ "$l2rows" -ge 12 ] || bad "memside-cache-2level: $l2rows msc2_ rows of the msc walks, want 12"
-# simulated, not only described: every miss of level 1 on node 0's walk was
-# looked up in level 2 (its hits and misses together), and the walk has a
-# cold cycle, so they are over half its loads
-awk -F, '$2 == "chase" && $6 == "msc" && $4 == "node:0" { v[$7] = $8 }
-	END { l1 = v["msc_misses_node0"]; l2 = v["msc2_hits_node0"] + v["msc2_misses_node0"]
-	      printf "memside-cache-2level: node 0 walk: level-1 misses %d, level-2 lookups %d\n", l1, l2
-	      exit !(l1 > 500000 && l2 >= 0.99 * l1 && l2 <= l1) }' "$l2run/summary.csv" ||
-	bad "memside-cache-2level: level 2 did not see level 1's misses on node 0's walk"
+# simulated, not only described: level 2 served some of node 0's walk
+# (lines level 1 lost to a conflict, or the kernel's: 84, 92 and 114 in
+# three runs of 2026-12-07); with level 2 described but not simulated the
+# rows are there, its hits 0 (msc2_misses is level 1's misses less them,
+# so it says nothing here)
+awk -F, '$2 == "chase" && $6 == "msc" && $4 == "node:0" && $7 == "msc2_hits_node0" { h = $8 }
+	END { exit !(h > 0) }' "$l2run/summary.csv" ||
+	bad "memside-cache-2level: level 2 served nothing of node 0's walk: not simulated?"
 echo "memside-cache-2level: $l2checks level-2 caches checked, node 0's walk $(awk -F, '$2 == "chase" && $6 == "msc" && $4 == "node:0" && $7 == "msc2_hits_node0" { print $8 }' "$l2run/summary.csv") level-2 hits"
 
 # --- per-case counts, deterministic under icount: two boots of the same cases
