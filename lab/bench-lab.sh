@@ -327,6 +327,13 @@ fi
 # them simulated.  Each variant BENCH_LAB_MSC_BOOTS boots, one after the
 # other (-j1); each boot's raw/boot-N.timing, mean of the variant's boots.
 # The runs stay in the output directory (msc-*/).
+# boot_secs RESULTS [init]: the mean over the run's boots of raw/boot-N.timing's
+# QEMU start to power-off, or with "init" of /init to power-off (secs - init_secs)
+boot_secs() {
+	cat "$1"/*/raw/boot-*.timing 2>/dev/null |
+		sed -n 's/.* secs=\([0-9.]*\) init_secs=\([0-9.]*\).*/\1 \2/p' |
+		awk -v init="${2:-}" '{ s += init ? $1 - $2 : $1; n++ } END { if (n) printf "%.3f", s / n }'
+}
 if part msc; then
 mboots=${BENCH_LAB_MSC_BOOTS:-2}
 mtopo=topologies/memside-cache.yaml
@@ -339,11 +346,8 @@ for v in off nosim sim; do
 		--boots "$mboots" --memory-timing "$mode" "$mtopo" >/dev/null 2>&1
 	eval "mrc_$v=$?"
 	eval "mrun_$v=$(secs "$t0")"
-	eval "mqemu_$v=$(cat "$out/msc-$v"/*/raw/boot-*.timing 2>/dev/null |
-		sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' | awk '{ s += $1; n++ } END { if (n) printf "%.3f", s / n }')"
-	eval "minit_$v=$(cat "$out/msc-$v"/*/raw/boot-*.timing 2>/dev/null |
-		sed -n 's/.* secs=\([0-9.]*\) init_secs=\([0-9.]*\).*/\1 \2/p' |
-		awk '{ s += $1 - $2; n++ } END { if (n) printf "%.3f", s / n }')"
+	eval "mqemu_$v=$(boot_secs "$out/msc-$v")"
+	eval "minit_$v=$(boot_secs "$out/msc-$v" init)"
 	eval "mbad_$v=$(cat "$out/msc-$v"/*/boots/*.tap 2>/dev/null | grep -c '^not ok' || true)"
 done
 # the simulated run's node-0 walk: its hits, so the figures say the caches were at work
@@ -382,11 +386,8 @@ for mode in off count delay; do
 	eval "drun_$mode=$(secs "$t0")"
 	# each boot's raw/boot-N.timing, mean of the run's boots: QEMU start to
 	# power-off, and /init to power-off (the guest's steps, where the phases are)
-	eval "dqemu_$mode=$(cat "$out/delay-$mode"/*/raw/boot-*.timing 2>/dev/null |
-		sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' | awk '{ s += $1; n++ } END { if (n) printf "%.3f", s / n }')"
-	eval "dinit_$mode=$(cat "$out/delay-$mode"/*/raw/boot-*.timing 2>/dev/null |
-		sed -n 's/.* secs=\([0-9.]*\) init_secs=\([0-9.]*\).*/\1 \2/p' |
-		awk '{ s += $1 - $2; n++ } END { if (n) printf "%.3f", s / n }')"
+	eval "dqemu_$mode=$(boot_secs "$out/delay-$mode")"
+	eval "dinit_$mode=$(boot_secs "$out/delay-$mode" init)"
 done
 csv=$(ls "$out"/delay-delay/*/summary.csv 2>/dev/null | head -1)
 pairs=0
