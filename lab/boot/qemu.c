@@ -197,6 +197,7 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 {
 	bool kvm = o->accel && !strcmp(o->accel, "kvm");
 	struct topo_args m;
+	char isolate[80] = "";	/* the kernel options of memory timing, below */
 	int rc = 0;
 
 	memset(a, 0, sizeof(*a));
@@ -238,6 +239,21 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 		rc |= arg(a, "-bios") | arg(a, "%s", o->bios);
 	rc |= arg(a, "-nodefaults") | arg(a, "-no-user-config") | arg(a, "-display") |
 	      arg(a, "none") | arg(a, "-nic") | arg(a, "none") | arg(a, "-no-reboot");
+	/*
+	 * With the memory-timing plugin, the CPUs but CPU 0 isolated:
+	 * a phase is machine-wide and the cases run pinned on CPU 0,
+	 * while the kernel's own work on the other CPUs (load balancing
+	 * the tick hands to an idle CPU, timers, the results channel's
+	 * interrupts and its forwarding) ran inside every phase, where
+	 * QEMU's round-robin of the vCPUs under icount put it at other
+	 * points of the case's run boot to boot: dram-pmem's per-case
+	 * counts moved by up to 0.147 % between two boots, 0.017 % with
+	 * this on an idle host (0.106 % once under CI's load: README,
+	 * "Memory timing", determinism).  Tasks pinned there still run
+	 * there; unpinned ones stay on CPU 0.
+	 */
+	if (o->plugin && t->ncpus > 1)
+		snprintf(isolate, sizeof(isolate), " " QEMU_MT_ISOLATE_CMDLINE "1-%d", t->ncpus - 1);
 	rc |= arg(a, "-kernel") | arg(a, "%s", o->kernel) | arg(a, "-initrd") |
 	      arg(a, "%s", o->initrd) | arg(a, "-append") |
 	      /*
@@ -246,25 +262,8 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	       * the kernel at boot, before HMAT is parsed, it would get the
 	       * default memory tier, not its own.
 	       */
-	      /*
-	       * With the memory-timing plugin, the CPUs but CPU 0 isolated:
-	       * a phase is machine-wide and the cases run pinned on CPU 0,
-	       * while the kernel's own work on the other CPUs (load balancing
-	       * the tick hands to an idle CPU, timers, the results channel's
-	       * interrupts and its forwarding) ran inside every phase, where
-	       * QEMU's round-robin of the vCPUs under icount put it at other
-	       * points of the case's run boot to boot: dram-pmem's per-case
-	       * counts moved by up to 0.147 % between two boots, 0.017 % with
-	       * this on an idle host (0.106 % once under CI's load: README,
-	       * "Memory timing", determinism).  Tasks pinned there still run
-	       * there; unpinned ones stay on CPU 0.
-	       */
-	      (o->plugin && t->ncpus > 1 ?
-		       arg(a, "%s%s %s1-%d", qemu_kernel_cmdline,
-			   topo_has_movable(t) ? " " QEMU_MEMHP_CMDLINE : "",
-			   QEMU_MT_ISOLATE_CMDLINE, t->ncpus - 1) :
-		       arg(a, "%s%s", qemu_kernel_cmdline,
-			   topo_has_movable(t) ? " " QEMU_MEMHP_CMDLINE : ""));
+	      arg(a, "%s%s%s", qemu_kernel_cmdline,
+		  topo_has_movable(t) ? " " QEMU_MEMHP_CMDLINE : "", isolate);
 	rc |= arg(a, "-serial") | arg(a, "file:%s", o->console) | arg(a, "-serial") |
 	      arg(a, "file:%s", o->channel);
 	/*
