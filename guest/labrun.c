@@ -5,8 +5,10 @@
  *
  *   labrun PLAN CHANNEL
  *
- * PLAN lines (see README.md, "Guest plan"):  "boot <id>" and
- * "step <name> <timeout-seconds> <argv0> <argv1> ...", tokens percent-encoded.
+ * PLAN lines (see README.md, "Guest plan"):  "boot <id>",
+ * "step <name> <timeout-seconds> <argv0> <argv1> ...", tokens percent-encoded,
+ * and "align <seconds>": every later step starts at the next whole multiple
+ * of <seconds> of CLOCK_MONOTONIC (the plan has it under --clock icount).
  * Each step runs in its own process group with stdout on a pipe; when its
  * timeout expires the whole group is killed.  labrun protects itself from the
  * OOM killer, its steps do not, so an OOM in a benchmark is a result, not a
@@ -124,8 +126,32 @@ static void set_oom_score_adj(const char *value)
 /* Seconds a timed-out step has between SIGTERM and SIGKILL. */
 #define TERM_GRACE 5
 
-/* Runs one step; returns 0 if it exited 0. */
-static int run_step(const char *name, int timeout, char **argv)
+/*
+ * Under --clock icount the guest's clock counts instructions, every boot
+ * the same, until it waits on the host: the reclaim disks' reads at /init
+ * (mount, swapon) and any step's disk I/O complete after a host-timed
+ * number of idle ticks, and every later timer of the boot shifts with them
+ * (2026-12-07: 1.5-9 ms at the mount between two boots).  Waiting for the
+ * next whole multiple of @period seconds of CLOCK_MONOTONIC puts each step
+ * at the same guest instant in every boot; idle under icount (sleep=off),
+ * the wait costs no host time.  Returns the instant waited for, in seconds.
+ */
+static long long align_step(long period)
+{
+	struct timespec now, at = { 0 };
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) < 0) {
+		fprintf(stderr, "labrun: clock_gettime: %s\n", strerror(errno));
+		return -1;
+	}
+	at.tv_sec = (now.tv_sec / period + 1) * period;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+		;
+	return (long long)at.tv_sec;
+}
+
+/* Runs one step (at guest second @aligned, -1: not aligned); returns 0 if it exited 0. */
+static int run_step(const char *name, int timeout, long long aligned, char **argv)
 {
 	int pfd[2];
 	pid_t pid;
@@ -143,7 +169,10 @@ static int run_step(const char *name, int timeout, char **argv)
 		return -1;
 	}
 	fprintf(stderr, "tierlab: step %s (timeout %ds)\n", name, timeout);
-	emitf("STEP name=%s status=started timeout=%d", name, timeout);
+	if (aligned >= 0)
+		emitf("STEP name=%s status=started timeout=%d aligned=%lld", name, timeout, aligned);
+	else
+		emitf("STEP name=%s status=started timeout=%d", name, timeout);
 	pid = fork();
 	if (pid < 0) {
 		emitf("STEP name=%s status=fail rc=-1 secs=0 error=fork", name);
@@ -256,6 +285,7 @@ int main(int argc, char **argv)
 	size_t cap = 0;
 	const char *boot = "?";
 	int lineno = 0, failed = 0;
+	long align = 0;	/* "align": each later step waits for a whole multiple of it */
 	struct utsname uts;
 
 	if (argc != 3) {
@@ -297,12 +327,23 @@ int main(int argc, char **argv)
 		      uts.machine);
 
 	for (size_t i = 0; i < nlines; i++) {
-		char *tok[256], *save = NULL, *p = lines[i];
+		char *tok[256], *save = NULL, *p = lines[i], *end;
 		int n = 0;
 
 		lineno++;
 		if (!p || !*p || *p == '#' || !strncmp(p, "boot ", 5))
 			continue;
+		if (!strncmp(p, "align ", 6)) {
+			errno = 0;
+			align = strtol(p + 6, &end, 10);
+			if (errno || end == p + 6 || *end || align <= 0 || align > 3600) {
+				emitf("STEP name=plan-line-%d status=fail rc=-1 secs=0 error=malformed",
+				      lineno);
+				failed++;
+				align = 0;
+			}
+			continue;
+		}
 		for (char *t = strtok_r(p, " ", &save); t && n < 255;
 		     t = strtok_r(NULL, " ", &save)) {
 			if (frame_unescape(t) < 0)
@@ -316,7 +357,7 @@ int main(int argc, char **argv)
 			failed++;
 			continue;
 		}
-		if (run_step(tok[1], atoi(tok[2]), tok + 3) < 0)
+		if (run_step(tok[1], atoi(tok[2]), align ? align_step(align) : -1, tok + 3) < 0)
 			failed++;
 	}
 	emit_raw(FRAME_MAGIC " END count=%lu rc=%d\n", seq, failed ? 1 : 0);

@@ -8,6 +8,8 @@
 #ifndef TIERLAB_COMMANDS_H
 #define TIERLAB_COMMANDS_H
 
+#include <stdbool.h>
+
 #define LABTOOL_COMMANDS(X)                                                    \
 	X(validate, "TOPOLOGY.yaml", "check a topology file; exit 65 if invalid") \
 	X(qemu_args, "[--no-prealloc] TOPOLOGY.yaml", "print QEMU machine/NUMA/HMAT args, one per line") \
@@ -74,13 +76,15 @@ const char *plan_needs_unmet(const struct topo *t, unsigned long long target,
 int plan_text(int argc, char **argv, struct sbuf *out);
 /* One plan token, percent-encoded (README, "Guest plan"): all but A-Za-z0-9._,:+=/- as %XX. */
 void sb_plan_token(struct sbuf *b, const char *s);
+/* A plan's first lines: "boot ID", and under --clock icount (@icount) "align 1". */
+void plan_begin(struct sbuf *plan, const char *boot, bool icount);
 /*
- * The plan of --exec CMD: "boot ID", the topology's movable memory onlined
- * and hugetlb pools reserved (@t, may be NULL), then one step running CMD under sh -c with its stderr joined to
- * its stdout.
+ * The plan of --exec CMD: plan_begin's lines, the topology's movable memory
+ * onlined and hugetlb pools reserved (@t, may be NULL), then one step
+ * running CMD under sh -c with its stderr joined to its stdout.
  */
-void plan_exec(const char *boot, long timeout, const char *cmd, const struct topo *t,
-	       struct sbuf *out);
+void plan_exec(const char *boot, bool icount, long timeout, const char *cmd,
+	       const struct topo *t, struct sbuf *out);
 /*
  * With movable nodes, the plan's first step: their hot-added memory, left
  * offline by the kernel, onlined movable (topoprobe --online-movable).

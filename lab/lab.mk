@@ -18,10 +18,10 @@ UNIT_EXTRA_SRCS ?=
 host: $(B)/host/labtool
 
 $(B)/host/lab/report/verdict.o $(B)/san/lab/report/verdict.o $(B)/host/lab/report/report_run.o $(B)/san/lab/report/report_run.o \
-$(B)/host/lab/boot/cmd_plan.o $(B)/san/lab/boot/cmd_plan.o \
+$(B)/host/lab/boot/cmd_plan.o $(B)/san/lab/boot/cmd_plan.o $(B)/host/lab/boot/qemu.o $(B)/san/lab/boot/qemu.o \
 $(B)/host/lab/boot/benchlist.o $(B)/san/lab/boot/benchlist.o \
 $(B)/host/lab/report/report_model.o $(B)/san/lab/report/report_model.o \
-$(B)/san/tests/unit/test_verdict.o: HOST_CFLAGS += -Ibench
+$(B)/san/tests/unit/test_verdict.o $(B)/san/tests/unit/test_qemu.o: HOST_CFLAGS += -Ibench
 
 $(B)/host/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -64,6 +64,25 @@ check "labrun: a step's last line without newline comes as OUT" \
 check "labrun: a timed-out step's last line comes too, then its timeout" \
 	'grep -q "^[0-9]* [0-9a-f]* OUT before-the-timeout$" "$tmp/chan-tail" && grep -q "STEP name=slow status=timeout" "$tmp/chan-tail"'
 
+# "align 1" (the plan under --clock icount): each later step starts at the
+# next whole second of CLOCK_MONOTONIC, said on its STEP started frame; two
+# quick steps start one second apart; a bad period is a failed plan line
+cat > "$tmp/plan-align" <<'PLAN'
+boot 1
+step before 10 true
+align 1
+step first 10 true
+step second 10 true
+align 0
+PLAN
+: > "$tmp/chan-align"
+build/guest/labrun "$tmp/plan-align" "$tmp/chan-align" 2>/dev/null
+a1=$(sed -n 's/.*STEP name=first status=started timeout=10 aligned=\([0-9]*\)$/\1/p' "$tmp/chan-align")
+a2=$(sed -n 's/.*STEP name=second status=started timeout=10 aligned=\([0-9]*\)$/\1/p' "$tmp/chan-align")
+check "labrun align 1: steps after it start at whole seconds, one apart; not the step before" \
+	'[ -n "$a1" ] && [ "$a2" = $((a1 + 1)) ] && grep -q "STEP name=before status=started timeout=10$" "$tmp/chan-align"'
+check "labrun align 0: a malformed plan line" 'grep -q "STEP name=plan-line-6 status=fail rc=-1 secs=0 error=malformed" "$tmp/chan-align"'
+
 # Truncated: the guest died after the second row.
 head -n 5 "$tmp/chan" > "$tmp/run/raw/channel-2.log"
 : > "$tmp/run/raw/console-2.log"

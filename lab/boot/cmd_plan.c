@@ -548,7 +548,7 @@ int plan_text(int argc, char **argv, struct sbuf *out)
 
 	struct sbuf plan = { 0 };
 
-	sb_printf(&plan, "boot %s\n", boot);
+	plan_begin(&plan, boot, !strcmp(clock, "icount"));
 	plan_online(t, &plan);
 	sb_printf(&plan, "step topology 60 topoprobe\n");
 	/*
@@ -620,12 +620,24 @@ void plan_hugetlb(const struct topo *t, struct sbuf *plan)
 				  i, t->node[i].hugetlb_pages, i);
 }
 
-void plan_exec(const char *boot, long timeout, const char *cmd, const struct topo *t,
-	       struct sbuf *out)
+void plan_begin(struct sbuf *plan, const char *boot, bool icount)
+{
+	sb_printf(plan, "boot %s\n", boot);
+	/*
+	 * Under icount each step starts at a whole guest second (labrun's
+	 * align_step): what the disks' host-timed reads at /init shifted is
+	 * put back before any step runs.
+	 */
+	if (icount)
+		sb_printf(plan, "align 1\n");
+}
+
+void plan_exec(const char *boot, bool icount, long timeout, const char *cmd,
+	       const struct topo *t, struct sbuf *out)
 {
 	char *wrapped = xasprintf("exec 2>&1; %s", cmd);
 
-	sb_printf(out, "boot %s\n", boot);
+	plan_begin(out, boot, icount);
 	/* the topology's movable memory and hugetlb pools, as for the benchmarks */
 	if (t) {
 		plan_online(t, out);

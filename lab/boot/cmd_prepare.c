@@ -113,7 +113,8 @@ int cmd_prepare(int argc, char **argv)
 
 		rc = topo_load(topo, t, stderr);
 		if (!rc)
-			plan_exec(id, o.step_timeout ? o.step_timeout : o.boot_timeout, o.exec_cmd, t,
+			plan_exec(id, !strcmp(o.clock, "icount"),
+				  o.step_timeout ? o.step_timeout : o.boot_timeout, o.exec_cmd, t,
 				  &plan);
 		free(t);
 		if (rc)
@@ -134,6 +135,7 @@ int cmd_prepare(int argc, char **argv)
 	q.console = console = run_file_path(run, RUN_FILE_CONSOLE, id);
 	q.channel = channel = run_file_path(run, RUN_FILE_CHANNEL, id);
 	q.icount = !strcmp(o.clock, "icount");
+	q.boot_id = id;
 	q.no_prealloc = o.no_prealloc;
 	if (strcmp(o.memory_timing, "off"))
 		mt_out = run_file_path(run, RUN_FILE_MEMTIMING, id);

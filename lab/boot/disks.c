@@ -81,11 +81,16 @@ int disks_make(const char *swap_path, const char *fs_path, const char *mke2fs, c
 	/*
 	 * ext4 without a journal (nothing is written that must survive),
 	 * DISK_FS_INODES inodes, every table written now (no lazy init thread in
-	 * the guest), no reserved blocks, the label the guest could use.
+	 * the guest), no reserved blocks, the label the guest could use; its
+	 * UUID, directory hash seed and time fixed (disks.h).
 	 */
 	char *const argv[] = { (char *)mke2fs, "-q", "-F", "-t", "ext4", "-O", "^has_journal",
-			       "-b", "4096", "-N", STR(DISK_FS_INODES), "-m", "0", "-E", "lazy_itable_init=0,nodiscard",
-			       "-L", DISK_FS_SERIAL, (char *)fs_path, NULL };
+			       "-b", "4096", "-N", STR(DISK_FS_INODES), "-m", "0", "-E",
+			       "lazy_itable_init=0,nodiscard,hash_seed=" DISK_FS_HASH_SEED,
+			       "-U", DISK_FS_UUID, "-L", DISK_FS_SERIAL, (char *)fs_path, NULL };
+	static const char fake_time[] = "E2FSPROGS_FAKE_TIME=" DISK_FS_TIME;
+	char **envp;
+	size_t n = 0, k = 0;
 
 	if (disk_swap_header(page, DISK_SWAP_BYTES, err, errlen) ||
 	    sparse_file(swap_path, DISK_SWAP_BYTES, page, sizeof(page), err, errlen) ||
@@ -97,7 +102,21 @@ int disks_make(const char *swap_path, const char *fs_path, const char *mke2fs, c
 		snprintf(err, errlen, "%s: cannot set up %s", fs_path, mke2fs);
 		return -1;
 	}
-	rc = posix_spawnp(&pid, mke2fs, &fa, NULL, argv, environ);
+	/* the environment, its E2FSPROGS_FAKE_TIME ours */
+	while (environ[n])
+		n++;
+	envp = calloc(n + 2, sizeof(*envp));
+	if (!envp) {
+		posix_spawn_file_actions_destroy(&fa);
+		snprintf(err, errlen, "%s: out of memory", fs_path);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "E2FSPROGS_FAKE_TIME=", 20))
+			envp[k++] = environ[i];
+	envp[k] = (char *)fake_time;
+	rc = posix_spawnp(&pid, mke2fs, &fa, NULL, argv, envp);
+	free(envp);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot run %s: %s%s", fs_path, mke2fs, strerror(rc),

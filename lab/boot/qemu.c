@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "disks.h"
+#include "order.h"
 #include "qemu.h"
 
 /*
@@ -235,6 +236,17 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	 */
 	if (o->icount)
 		rc |= arg(a, "-icount") | arg(a, "shift=0,align=off,sleep=off");
+	/*
+	 * Under icount the rest of what the host decides is decided once, so
+	 * that a boot id is the same guest wherever and whenever it runs
+	 * (README, "Clocks", determinism): the guest's random numbers (RDRAND,
+	 * hence its address-space layouts and hash seeds) from a seed of the
+	 * boot id, as the benchmarks' case order is (bench/order.c), and its
+	 * real-time clock from QEMU_ICOUNT_RTC_BASE on, counting guest time.
+	 */
+	if (o->icount)
+		rc |= arg(a, "-seed") | arg(a, "%u", (unsigned)order_seed_of(o->boot_id ? o->boot_id : "1")) |
+		      arg(a, "-rtc") | arg(a, "base=%s,clock=vm", QEMU_ICOUNT_RTC_BASE);
 	if (o->bios)
 		rc |= arg(a, "-bios") | arg(a, "%s", o->bios);
 	rc |= arg(a, "-nodefaults") | arg(a, "-no-user-config") | arg(a, "-display") |
@@ -262,8 +274,9 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	       * the kernel at boot, before HMAT is parsed, it would get the
 	       * default memory tier, not its own.
 	       */
-	      arg(a, "%s%s%s", qemu_kernel_cmdline,
-		  topo_has_movable(t) ? " " QEMU_MEMHP_CMDLINE : "", isolate);
+	      arg(a, "%s%s%s%s", qemu_kernel_cmdline,
+		  topo_has_movable(t) ? " " QEMU_MEMHP_CMDLINE : "",
+		  o->icount ? " " QEMU_ICOUNT_CMDLINE : "", isolate);
 	rc |= arg(a, "-serial") | arg(a, "file:%s", o->console) | arg(a, "-serial") |
 	      arg(a, "file:%s", o->channel);
 	/*

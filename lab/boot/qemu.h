@@ -31,6 +31,20 @@ extern const char qemu_kernel_cmdline[];
  * that nothing runs on them inside a phase unless pinned there (README,
  * "Memory timing", determinism; lab/boot/qemu.c).
  */
+/*
+ * Under --clock icount, the date the guest's real-time clock starts at
+ * (qemu_argv: a fixed one, not the host's).
+ */
+#define QEMU_ICOUNT_RTC_BASE "2025-01-01T00:00:00"
+/*
+ * And its kernel options: the TSC trusted without the clocksource
+ * watchdog.  Under icount every clock the watchdog could compare the TSC
+ * with counts the same instructions, and its timer, moving from CPU to
+ * CPU every half second, woke the isolated CPUs inside the plugin's
+ * phases (their counts moved by ~150 misses a case between two boots of
+ * one id, 2026-12-07).
+ */
+#define QEMU_ICOUNT_CMDLINE "tsc=reliable"
 #define QEMU_MT_ISOLATE_CMDLINE "irqaffinity=0 isolcpus=domain,managed_irq,"
 
 struct qemu_opts {
@@ -38,6 +52,7 @@ struct qemu_opts {
 	const char *console, *channel;	/* the files of ttyS0 and ttyS1 (the results channel) */
 	const char *accel;		/* "tcg" or "kvm" */
 	bool icount;			/* --clock icount: TCG only */
+	const char *boot_id;		/* under icount, seeds the guest's random numbers (NULL: "1") */
 	bool no_prealloc;		/* guest memory not preallocated (make bench-lab) */
 	const char *bios;		/* -bios FILE, or NULL */
 	const char *plugin;		/* -plugin's value (--memory-timing count), or NULL: TCG only */

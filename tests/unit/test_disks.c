@@ -6,6 +6,7 @@
  * and a one-line error naming the file when anything fails; QEMU's
  * virtio-blk arguments (lab/boot/qemu.c).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,17 +89,40 @@ TEST(disks_made_sparse_and_errors_name_the_file)
 	free(fs);
 }
 
+/* Whether files @a and @b hold the same bytes. */
+static bool same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	char ba[65536], bb[65536];
+
+	while (same) {
+		size_t na = fread(ba, 1, sizeof(ba), fa), nb = fread(bb, 1, sizeof(bb), fb);
+
+		same = na == nb && !memcmp(ba, bb, na);
+		if (!na)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
 /*
  * The real mke2fs (when installed): the file system has the inodes for
  * every fill file the page-cache scenario may keep, RECLAIM_FILL_FILES (8)
- * per node for 64 nodes, so that no refill meets ENOSPC.
+ * per node for 64 nodes, so that no refill meets ENOSPC; its UUID is
+ * DISK_FS_UUID, and made twice it is the same bytes.
  */
 TEST(disks_fs_has_inodes_for_every_fill_file)
 {
 	static const char *const progs[] = { "/usr/sbin/mke2fs", "/sbin/mke2fs" };
 	const char *mke2fs = NULL, *dumpe2fs = NULL;
-	char dir[] = "/tmp/tierlab-disks-XXXXXX", err[512], line[256], *swap, *fs, *cmd;
+	char dir[] = "/tmp/tierlab-disks-XXXXXX", err[512], line[256], *swap, *fs, *fs2, *cmd;
 	long free_inodes = -1;
+	bool uuid_ok = false;
 	FILE *p;
 
 	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]) && !mke2fs; i++)
@@ -113,21 +137,38 @@ TEST(disks_fs_has_inodes_for_every_fill_file)
 	CHECK(mkdtemp(dir) != NULL);
 	swap = xasprintf("%s/swap.img", dir);
 	fs = xasprintf("%s/fs.img", dir);
+	/* a caller's time (the test's stand-in for the host's clock) is not taken */
+	setenv("E2FSPROGS_FAKE_TIME", "1", 1);
 	CHECK(disks_make(swap, fs, mke2fs, err, sizeof(err)) == 0);
 	cmd = xasprintf("%s -h %s 2>/dev/null", dumpe2fs, fs);
 	p = popen(cmd, "r");
 	CHECK(p != NULL);
-	while (p && fgets(line, sizeof(line), p))
+	while (p && fgets(line, sizeof(line), p)) {
 		sscanf(line, "Free inodes: %ld", &free_inodes);
+		if (!strncmp(line, "Filesystem UUID:", 16))
+			uuid_ok = strstr(line, DISK_FS_UUID) != NULL;
+	}
 	if (p)
 		pclose(p);
 	CHECK(free_inodes >= 64 * 8);
+	CHECK(uuid_ok);
+	/*
+	 * Made again (another boot's), at another time of the caller's: the
+	 * same bytes (no random UUID, hash seed or time)
+	 */
+	fs2 = xasprintf("%s/fs2.img", dir);
+	setenv("E2FSPROGS_FAKE_TIME", "2", 1);
+	CHECK(disks_make(swap, fs2, mke2fs, err, sizeof(err)) == 0);
+	unsetenv("E2FSPROGS_FAKE_TIME");
+	CHECK(same_bytes(fs, fs2));
+	unlink(fs2);
 	unlink(swap);
 	unlink(fs);
 	rmdir(dir);
 	free(cmd);
 	free(swap);
 	free(fs);
+	free(fs2);
 }
 
 TEST(disks_qemu_virtio_blk_by_serial)

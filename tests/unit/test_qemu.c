@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "order.h"
 #include "qemu.h"
 #include "util.h"
 
@@ -51,7 +52,7 @@ TEST(qemu_argv_tcg_icount)
 			       .bios = "/q.rom" };
 	struct topo *t = dram_pmem();
 	struct topo_args a;
-	char err[128];
+	char err[128], *seed1;
 
 	CHECK(t != NULL);
 	if (!t)
@@ -68,7 +69,13 @@ TEST(qemu_argv_tcg_icount)
 	CHECK_STR(after(&a, "-initrd", 0), "initrd");
 	/* node 1 is movable: its DIMM stays offline until the plan onlines it */
 	CHECK(!strncmp(after(&a, "-append", 0), qemu_kernel_cmdline, strlen(qemu_kernel_cmdline)));
-	CHECK_STR(after(&a, "-append", 0) + strlen(qemu_kernel_cmdline), " " QEMU_MEMHP_CMDLINE);
+	CHECK_STR(after(&a, "-append", 0) + strlen(qemu_kernel_cmdline),
+		  " " QEMU_MEMHP_CMDLINE " " QEMU_ICOUNT_CMDLINE);
+	CHECK_STR(QEMU_ICOUNT_CMDLINE, "tsc=reliable");
+	/* under icount the host decides nothing: random numbers seeded by the boot id, a fixed RTC */
+	seed1 = xasprintf("%u", (unsigned)order_seed_of("1"));
+	CHECK_STR(after(&a, "-seed", 0), seed1);
+	CHECK_STR(after(&a, "-rtc", 0), "base=" QEMU_ICOUNT_RTC_BASE ",clock=vm");
 	CHECK(strstr(qemu_kernel_cmdline, "console=ttyS0,115200 ") && strstr(qemu_kernel_cmdline, "panic=-1"));
 	CHECK(strstr(qemu_kernel_cmdline, " numa_balancing=disable"));
 	/* ttyS0 the console, ttyS1 the results channel, in that order */
@@ -76,6 +83,22 @@ TEST(qemu_argv_tcg_icount)
 	CHECK_STR(a.v[a.n - 1], "file:ch.log");
 	CHECK(count(&a, "-plugin") == 0);
 	topo_args_free(&a);
+	/* another boot id, another seed; the same one, the same */
+	o.boot_id = "2";
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == 0);
+	CHECK(strcmp(after(&a, "-seed", 0), seed1) != 0);
+	topo_args_free(&a);
+	o.boot_id = "1";
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == 0);
+	CHECK_STR(after(&a, "-seed", 0), seed1);
+	topo_args_free(&a);
+	/* wall clock: the host's RTC and random numbers, the kernel's own TSC checks */
+	o.icount = false;
+	CHECK(qemu_argv(t, &o, &a, err, sizeof(err)) == 0);
+	CHECK(count(&a, "-seed") == 0 && count(&a, "-rtc") == 0 && count(&a, "-icount") == 0);
+	CHECK(!strstr(after(&a, "-append", 0), QEMU_ICOUNT_CMDLINE));
+	topo_args_free(&a);
+	free(seed1);
 	free(t);
 }
 

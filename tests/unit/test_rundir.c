@@ -211,7 +211,7 @@ TEST(plan_exec_token_decodes_to_the_command)
 	char *want = xasprintf("exec 2>&1; %s", cmd);
 	struct topo *t = xcalloc(1, sizeof(*t));
 
-	plan_exec("7", 40, cmd, NULL, &b);
+	plan_exec("7", false, 40, cmd, NULL, &b);
 	CHECK(!strncmp(b.s, "boot 7\nstep exec 40 sh -c ", 26));
 	CHECK(b.s[b.len - 1] == '\n' && !strchr(b.s + 26, ' '));
 	tok = xstrndup_line(b.s + 26);
@@ -224,16 +224,20 @@ TEST(plan_exec_token_decodes_to_the_command)
 	/* the topology's hugetlb pools are reserved before the command, as for benchmarks */
 	t->nnodes = 2;
 	t->node[1].hugetlb_pages = 32;
-	plan_exec("7", 40, "true", t, &b);
+	plan_exec("7", false, 40, "true", t, &b);
 	CHECK(!strncmp(b.s, "boot 7\nstep hugetlb-node1 60 sh -c echo%2032%20>/sys/devices/system/node/node1/"
 		       "hugepages/hugepages-2048kB/nr_hugepages\nstep exec 40 sh -c ", 118));
 	sb_free(&b);
 	/* a movable node's memory is onlined first: its pool comes from it */
 	t->node[1].mem_bytes = 1ULL << 30;
 	t->node[1].zone = TOPO_ZONE_movable;
-	plan_exec("7", 40, "true", t, &b);
+	plan_exec("7", false, 40, "true", t, &b);
 	CHECK(!strncmp(b.s, "boot 7\nstep memory-online 60 topoprobe --online-movable\n"
 		       "step hugetlb-node1 60 ", 75));
+	sb_free(&b);
+	/* under icount every step starts at a whole guest second: "align 1" before the first */
+	plan_exec("7", true, 40, "true", t, &b);
+	CHECK(!strncmp(b.s, "boot 7\nalign 1\nstep memory-online 60 ", 37));
 	sb_free(&b);
 	free(t);
 	free(want);
