@@ -255,6 +255,12 @@ $2 == "fallback" && $6 == "fill" && $7 == "outcome_completed" && $3 == "preferre
 	$7 = "llc_miss_share_node0"; $8 = 0.1767; $9 = "ratio"; print
 	$7 = "llc_miss_share_node1"; $8 = 0.8233; print
 	$7 = "miss_latency_ns"; $8 = 265.4; $9 = "ns"; print
+}
+END {	# a workload counted under bind: the paragraph on workloads
+	w = "dram-pmem,stress-vm,bind,pmem:1,-,quick,"; t = ",run,1,ok"
+	print w "outcome_completed,1,count" t; print w "mem_phases,1,count" t
+	print w "access_cost_ns,30500,ns" t; print w "llc_misses,100,count" t
+	print w "llc_miss_share_node1,1,ratio" t; print w "miss_latency_ns,305,ns" t
 }' "$FILL/summary.csv" >"$COUNT/summary.csv"
 "$LABTOOL" report --no-plots "$COUNT" >/dev/null 2>"$TMP/err" || { not_ok "report of the counted run"; sed 's/^/# /' "$TMP/err"; }
 check "counted: the section, in html too" grep -qF '<h2 id="access">Access cost counted by the emulator (--memory-timing count)</h2>' "$COUNT/report.html"
@@ -266,6 +272,14 @@ check "counted: the cases without a phase are named, not skipped" \
 	grep -qE '^No access phase was counted for [0-9]+ cases that ran: latency ' "$COUNT/report.md"
 check "counted: preferred-many's fill curve without rows is no sentence of its own" \
 	sh -c "! grep -q '^\*\*preferred-many pmem:1\*\*: over its fill' '$COUNT/report.md'"
+# the workloads' paragraph says the isolation where the guest had CPUs to
+# isolate (guest-topology.csv: node 0's CPUs 0-1), and not on one CPU
+check "counted: a workload's threads on CPU 0 alone, of the guest's 2 CPUs" \
+	grep -qF "of the guest's 2 CPUs a workload's threads ran on CPU 0 alone" "$COUNT/report.md"
+sed -i 's/^0,0-1,/0,0,/' "$COUNT/guest-topology.csv"
+"$LABTOOL" report --no-plots "$COUNT" >/dev/null 2>"$TMP/err" || { not_ok "report of the counted run, one CPU"; sed 's/^/# /' "$TMP/err"; }
+check "counted, one CPU: the workloads' paragraph, without the isolation" \
+	sh -c "grep -q '^Workloads (wlrun): each one' '$COUNT/report.md' && ! grep -q 'CPU 0 alone' '$COUNT/report.md'"
 
 # --- without meta.json: facts from the guest's META line and run.args ---
 NOMETA=$TMP/nometa/dram-pmem-20261202-215445

@@ -341,43 +341,6 @@ int cmd_expect(int argc, char **argv)
 	return rc;
 }
 
-/* "0-1+4" (or with commas) -> set; -1 if malformed. */
-static int parse_cpuset(const char *s, uint64_t *out)
-{
-	uint64_t set = 0;
-
-	if (!strcmp(s, "-") || !*s) {
-		*out = 0;
-		return 0;
-	}
-	while (*s) {
-		char *end;
-		long a, b;
-
-		if (*s < '0' || *s > '9')
-			return -1;
-		a = strtol(s, &end, 10);
-		b = a;
-		s = end;
-		if (*s == '-') {
-			if (s[1] < '0' || s[1] > '9')
-				return -1;
-			b = strtol(s + 1, &end, 10);
-			s = end;
-		}
-		if (a > b || b >= TOPO_MAX_CPUS)
-			return -1;
-		for (long c = a; c <= b; c++)
-			set |= 1ULL << c;
-		if (*s == '+' || *s == ';')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	*out = set;
-	return 0;
-}
-
 static bool parse_num(const char *s, long long *v)
 {
 	char *end;
@@ -554,7 +517,7 @@ static int compare(const struct topo *t, const struct guest *g, bool tiers)
 			bad++;
 			continue;
 		}
-		if (parse_cpuset(v->v[COL_cpus], &gc) || gc != fc) {
+		if (topo_parse_cpus(v->v[COL_cpus], &gc) || gc != fc) {
 			printf("node %d: cpus: guest has %s, file says %s\n", i,
 			       v->v[COL_cpus], w->v[COL_cpus]);
 			bad++;

@@ -105,6 +105,42 @@ void topo_format_cpus(uint64_t cpus, char *buf, size_t len)
 	}
 }
 
+int topo_parse_cpus(const char *s, uint64_t *out)
+{
+	uint64_t set = 0;
+
+	if (!strcmp(s, "-") || !*s) {
+		*out = 0;
+		return 0;
+	}
+	while (*s) {
+		char *end;
+		long a, b;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		a = strtol(s, &end, 10);
+		b = a;
+		s = end;
+		if (*s == '-') {
+			if (s[1] < '0' || s[1] > '9')
+				return -1;
+			b = strtol(s + 1, &end, 10);
+			s = end;
+		}
+		if (a > b || b >= TOPO_MAX_CPUS)
+			return -1;
+		for (long c = a; c <= b; c++)
+			set |= 1ULL << c;
+		if (*s == '+' || *s == ';')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	*out = set;
+	return 0;
+}
+
 static bool get_size(struct yctx *c, const struct ynode *y, const char *path,
 		     uint64_t *out)
 {

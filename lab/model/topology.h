@@ -119,6 +119,8 @@ int topo_parse_size(const char *s, uint64_t *out);
 void topo_format_size(uint64_t bytes, char *buf, size_t len);
 /* Writes a CPU set as "0-1+4" ("-" when empty): no commas, no spaces. */
 void topo_format_cpus(uint64_t cpus, char *buf, size_t len);
+/* Reads one: "0-1+4" (or with ';' for '+'), "-" or "" for none.  0, or -1 if malformed. */
+int topo_parse_cpus(const char *s, uint64_t *out);
 
 /* The HMAT figures the guest reports for a node (access0), or NULL. */
 const struct topo_perf *topo_node_perf(const struct topo *t, int node);

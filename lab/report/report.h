@@ -113,6 +113,8 @@ void run_free(struct run *r);
 const char *run_meta(const struct run *r, enum meta_key k);
 /* Field "file" or "hash" of the run's i-th topology (meta.json topologies), or NULL. */
 const char *run_meta_topology(const struct run *r, int i, const char *field);
+/* The guest's CPUs, from guest-topology.csv's cpus column; -1 without it, or when malformed. */
+int run_guest_ncpus(const struct run *r);
 
 /*
  * What the run's timings count: "insn" (--clock icount: guest instructions)

@@ -556,13 +556,25 @@ void sec_access(struct doc *d, struct run *r, const struct entries *e, const str
 	if (nc)
 		paras(d, &cases);
 	if (nw) {
-		doc_para(d, NULL, "Workloads (wlrun): each one's counted access cost per policy, "
-			      "its misses' share on the node set and their mean read latency. With "
-			      "the plugin loaded every CPU but CPU 0 is isolated (so that the cases' "
-			      "counts repeat from boot to boot; README, \"Memory timing\"): on a "
-			      "topology with more than one CPU a workload's threads ran on CPU 0 "
-			      "alone, so its work, and what it allocated locally, differ from a run "
-			      "without --memory-timing.");
+		int ncpus = run_guest_ncpus(r);
+		struct sbuf p = { 0 };
+
+		sb_printf(&p, "Workloads (wlrun): each one's counted access cost per policy, "
+			  "its misses' share on the node set and their mean read latency.");
+		/* the isolation --memory-timing adds (lab/boot/qemu.c), said where it applied */
+		if (ncpus > 1)
+			sb_printf(&p, " With the plugin loaded every CPU but CPU 0 was isolated (so "
+				  "that the cases' counts repeat from boot to boot; README, \"Memory "
+				  "timing\"): of the guest's %d CPUs a workload's threads ran on CPU 0 "
+				  "alone, so its work, and what it allocated locally, differ from a run "
+				  "without --memory-timing.", ncpus);
+		else if (ncpus < 0)
+			sb_printf(&p, " With the plugin loaded every CPU but CPU 0 is isolated "
+				  "(README, \"Memory timing\"): if the guest had more than one CPU "
+				  "(this run has no guest-topology.csv to say), a workload's threads "
+				  "ran on CPU 0 alone.");
+		doc_para(d, NULL, p.s);
+		sb_free(&p);
 		paras(d, &wl);
 	}
 	if (nm)

@@ -16,6 +16,7 @@
 #include "report_int.h"
 #include "rowvalue.h"
 #include "stats.h"
+#include "topology.h"
 #include "runfiles.h"
 
 /* Fields a row cannot do without; the others may be empty ("-" is usual). */
@@ -930,6 +931,21 @@ const char *run_meta(const struct run *r, enum meta_key k)
 	if (!v || !*v)
 		v = kv_get(&r->derived, meta_keys[k].name);
 	return v && *v ? v : NULL;
+}
+
+int run_guest_ncpus(const struct run *r)
+{
+	int col = r->have_topo ? csv_col(&r->topo_csv, "cpus") : -1;
+	uint64_t all = 0, set;
+
+	if (col < 0)
+		return -1;
+	for (size_t i = 0; i < r->topo_csv.nrows; i++) {
+		if (topo_parse_cpus(r->topo_csv.rows[i].field[col], &set))
+			return -1;
+		all |= set;
+	}
+	return __builtin_popcountll(all);
 }
 
 const char *run_meta_topology(const struct run *r, int i, const char *field)
