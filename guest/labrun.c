@@ -8,7 +8,8 @@
  * PLAN lines (see README.md, "Guest plan"):  "boot <id>",
  * "step <name> <timeout-seconds> <argv0> <argv1> ...", tokens percent-encoded,
  * and "align <seconds>": every later step starts at the next whole multiple
- * of <seconds> of CLOCK_MONOTONIC (the plan has it under --clock icount).
+ * of <seconds> of CLOCK_MONOTONIC (the plan has it under --clock icount;
+ * align_step).
  * Each step runs in its own process group with stdout on a pipe; when its
  * timeout expires the whole group is killed.  labrun protects itself from the
  * OOM killer, its steps do not, so an OOM in a benchmark is a result, not a
@@ -128,25 +129,33 @@ static void set_oom_score_adj(const char *value)
 
 /*
  * Under --clock icount the guest's clock counts instructions, every boot
- * the same, until it waits on the host: the reclaim disks' reads at /init
- * (mount, swapon) and any step's disk I/O complete after a host-timed
- * number of idle ticks, and every later timer of the boot shifts with them
- * (2026-12-07: 1.5-9 ms at the mount between two boots).  Waiting for the
- * next whole multiple of @period seconds of CLOCK_MONOTONIC puts each step
- * at the same guest instant in every boot; idle under icount (sleep=off),
- * the wait costs no host time.  Returns the instant waited for, in seconds.
+ * the same, until it waits on the host: the reclaim disks' reads at boot
+ * (their probe, mount, swapon) and any step's disk I/O complete after a
+ * host-timed number of idle ticks, and every later timer of the boot
+ * shifts with them (2026-12-07: 1.5 to 335 ms between two boots of one
+ * id).  Waiting for the next whole multiple of @period seconds of
+ * CLOCK_MONOTONIC puts each step at the same guest instant in every boot,
+ * as long as the boots reach it within the same period (a shift across a
+ * boundary is a whole @period apart, which the step's aligned= shows);
+ * idle under icount (sleep=off), the wait costs no host time.  Returns the
+ * instant waited for, in seconds, or -1 (said) when the clock failed.
  */
 static long long align_step(long period)
 {
 	struct timespec now, at = { 0 };
+	int rc;
 
 	if (clock_gettime(CLOCK_MONOTONIC, &now) < 0) {
 		fprintf(stderr, "labrun: clock_gettime: %s\n", strerror(errno));
 		return -1;
 	}
 	at.tv_sec = (now.tv_sec / period + 1) * period;
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+	while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL)) == EINTR)
 		;
+	if (rc) {
+		fprintf(stderr, "labrun: clock_nanosleep: %s\n", strerror(rc));
+		return -1;
+	}
 	return (long long)at.tv_sec;
 }
 
@@ -333,14 +342,18 @@ int main(int argc, char **argv)
 		lineno++;
 		if (!p || !*p || *p == '#' || !strncmp(p, "boot ", 5))
 			continue;
+		/* a malformed one fails as a plan line; the steps keep the period they had */
 		if (!strncmp(p, "align ", 6)) {
+			long period;
+
 			errno = 0;
-			align = strtol(p + 6, &end, 10);
-			if (errno || end == p + 6 || *end || align <= 0 || align > 3600) {
+			period = strtol(p + 6, &end, 10);
+			if (errno || end == p + 6 || *end || period <= 0 || period > 3600) {
 				emitf("STEP name=plan-line-%d status=fail rc=-1 secs=0 error=malformed",
 				      lineno);
 				failed++;
-				align = 0;
+			} else {
+				align = period;
 			}
 			continue;
 		}

@@ -96,7 +96,8 @@ fi
 # disks (labtool disks: the boot's own were removed with it), with BZIMAGE
 # as its kernel if given; prints its wall seconds, the console in
 # DIR/console.  A QEMU that fails, or a guest that never reached /init, is
-# an error here, not a figure.
+# an error here, not a figure.  The plan has no `align` line, under icount
+# either: what is timed is the host's time to boot, not the guest's.
 bare_boot() {
 	local cmdfile=$1 d=$2 kernel=${3:-} t0 rc args=()
 	mkdir -p "$d/root/lab"

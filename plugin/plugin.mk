@@ -19,18 +19,20 @@ $(B)/plugin/tiermem.so: $(PLUGIN_SRCS:plugin/%.c=$(B)/plugin/obj/%.o)
 $(B)/san/tests/unit/test_plugin%.o: HOST_CFLAGS += -Iplugin
 
 # A stand-in for QEMU's side of the plugin API (tests/plugin/fakeqemu.c),
-# one of each kind the plugin tells apart at load, and the driver that
-# loads the plugin over it (tests/test_plugin_load.sh).  libm is a QEMU
-# binary's, hence the plugin's: linked into the stand-in.
-plugin: $(B)/plugin/test/fakeqemu-old.so $(B)/plugin/test/fakeqemu-new.so $(B)/plugin/test/loadcheck
+# one of each kind the plugin tells apart at load (before 9.0, 9.0, 9.1
+# on), and the driver that loads the plugin over it: built by
+# tests/test_plugin_load.sh, not by `all`.  libm is a QEMU binary's, hence
+# the plugin's: linked into the stand-in.
+FAKEQEMU_FLAGS_old := -DFAKE_N_VCPUS -DFAKE_INSN_PTR
+FAKEQEMU_FLAGS_90 := -DFAKE_INSN_PTR
+FAKEQEMU_FLAGS_new :=
+plugin-test: $(B)/plugin/tiermem.so $(B)/plugin/test/fakeqemu-old.so $(B)/plugin/test/fakeqemu-90.so \
+	$(B)/plugin/test/fakeqemu-new.so $(B)/plugin/test/loadcheck
+.PHONY: plugin-test
 
-$(B)/plugin/test/fakeqemu-old.so: tests/plugin/fakeqemu.c tests/plugin/fakeqemu.h
+$(B)/plugin/test/fakeqemu-%.so: tests/plugin/fakeqemu.c tests/plugin/fakeqemu.h plugin/plugin.mk
 	@mkdir -p $(dir $@)
-	$(CC) $(PLUGIN_CFLAGS) -Itests/plugin -DFAKE_QEMU_OLD -shared -o $@ $< -Wl,--no-as-needed -lm
-
-$(B)/plugin/test/fakeqemu-new.so: tests/plugin/fakeqemu.c tests/plugin/fakeqemu.h
-	@mkdir -p $(dir $@)
-	$(CC) $(PLUGIN_CFLAGS) -Itests/plugin -shared -o $@ $< -Wl,--no-as-needed -lm
+	$(CC) $(PLUGIN_CFLAGS) -Itests/plugin $(FAKEQEMU_FLAGS_$*) -shared -o $@ $< -Wl,--no-as-needed -lm
 
 $(B)/plugin/test/loadcheck: tests/plugin/loadcheck.c tests/plugin/fakeqemu.h plugin/qemu_api.h
 	@mkdir -p $(dir $@)

@@ -121,6 +121,23 @@ if [ "$rc" = 0 ] && cmp -s "$tmp/argv" "$tmp/argv-want" &&
 else
 	echo "FAIL labtool prepare: exit $rc; raw/: $(ls "$prun/raw" | tr '\n' ' ')"; fail=1
 fi
+# Under icount, boot 2's command is qemu-argv's for boot id 2 (its -seed that
+# id's); boot 1's differs from it in the seed alone
+pl=$(./run-lab.sh -q --plan --results "$tmp/iplan" --boots 2 --clock icount --profile quick topologies/dram-pmem.yaml 2>/dev/null)
+irun=$(ls -d "$tmp"/iplan/*)
+build/host/labtool prepare "$irun" 2 --kernel /K --initrd /I --accel tcg > "$tmp/iargv"; rc=$?
+qa() {	# qa ID: qemu-argv of boot ID of that run, one word a line
+	build/host/labtool qemu-argv topologies/dram-pmem.yaml --kernel /K --initrd /I --accel tcg --clock icount \
+		--boot-id "$1" --console "$irun/raw/console-2.log" --channel "$irun/raw/channel-2.log" \
+		--swap-disk /swap.img --fs-disk /fs.img | tr '\0' '\n'
+}
+if [ "$rc" = 0 ] && diff <(tr '\0' '\n' < "$tmp/iargv") <(qa 2) >/dev/null &&
+	[ "$(diff <(qa 1) <(qa 2) | grep -c '^[<>]')" = 2 ] && [ "$(grep -A1 -x -- -seed <(qa 1) | tail -1)" != "$(grep -A1 -x -- -seed <(qa 2) | tail -1)" ] &&
+	grep -qx 'base=2025-01-01T00:00:00,clock=vm' <(qa 2) && grep -q ' tsc=reliable' <(qa 2); then
+	echo "ok   labtool prepare under icount: boot 2's command, its own -seed, the fixed RTC, tsc=reliable"
+else
+	echo "FAIL labtool prepare under icount: exit $rc; $(diff <(tr '\0' '\n' < "$tmp/iargv") <(qa 2) | head -4)"; fail=1
+fi
 # prepare --base writes the boot's initramfs: the base image, then the tree
 # run-lab.sh staged before 2026-12-07 (find | sort | cpio of the plan and
 # the --add files, cp -r), the same names, modes and bytes.
@@ -148,8 +165,9 @@ fi
 rm -f "$prun"/raw/*
 gp=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock icount --benches latency,oom)
 gw=$(build/host/labtool plan topologies/dram-pmem.yaml --boot-id 1 --clock wall --benches latency,oom)
-if [ "$(grep -c '^step .* tierbench .* --clock icount' <<<"$gp")" = 2 ] && ! grep -q -- --clock <<<"$gw"; then
-	echo "ok   labtool plan --clock icount tells every tierbench step"
+if [ "$(grep -c '^step .* tierbench .* --clock icount' <<<"$gp")" = 2 ] && ! grep -q -- --clock <<<"$gw" &&
+	[ "$(sed -n 2p <<<"$gp")" = "align 1" ] && ! grep -q '^align' <<<"$gw"; then
+	echo "ok   labtool plan --clock icount tells every tierbench step, and aligns the steps (align 1); wall neither"
 else
 	echo "FAIL labtool plan --clock: $gp"; fail=1
 fi

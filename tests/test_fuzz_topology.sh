@@ -10,9 +10,9 @@ SECONDS_=${FUZZ_SECONDS:-60}
 command -v "$CLANG" >/dev/null 2>&1 || { echo "SKIP: $CLANG not installed"; exit 77; }
 out=build/fuzz
 mkdir -p "$out/corpus" "$out/crashes" || exit 1
-if ! "$CLANG" -std=gnu11 -g -O1 -D_GNU_SOURCE -Ilab -Ilab/lib -Ilab/model -Ilab/boot -Iplugin -Wall -Wextra -Werror \
+if ! "$CLANG" -std=gnu11 -g -O1 -D_GNU_SOURCE -Ilab -Ilab/lib -Ilab/model -Ilab/boot -Iplugin -Ibench -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-o "$out/fuzz_topology" tests/fuzz/fuzz_topology.c lab/model/yamltree.c lab/model/topology.c lab/boot/qemu.c plugin/memtiming.c -lyaml \
+	-o "$out/fuzz_topology" tests/fuzz/fuzz_topology.c lab/model/yamltree.c lab/model/topology.c lab/boot/qemu.c bench/order.c plugin/memtiming.c -lyaml \
 	2>"$out/build.log"; then
 	if grep -q "libclang_rt.fuzzer\|cannot find.*fuzzer" "$out/build.log"; then
 		echo "SKIP: libFuzzer runtime missing (libclang-rt-14-dev)"

@@ -178,6 +178,12 @@ per_case_pair() {
 		      exit bad }' "$crun/summary.csv" || bad "$topo_file: a case without its phases (above)"
 	ncases=$(awk -F, '$2 ~ /^latency/ && $7 == "mem_phases"' "$crun/summary.csv" | wc -l)
 	[ "$ncases" -ge 14 ] || bad "$topo_file: $ncases case-boots with phase rows, want 14 (7 cases x 2 boots)"
+	compare_boots "$crun/summary.csv" "$count_bar" "$cost_bar" "$topo_file"
+}
+# compare_boots SUMMARY COUNT_BAR COST_BAR WHAT: per case, boot 1's figures
+# against boot 2's (per_case_pair's rule)
+compare_boots() {
+	local count_bar=$2 cost_bar=$3 topo_file=$4
 	awk -F, -v cbar="$count_bar" -v pbar="$cost_bar" -v topo="$topo_file" '$2 ~ /^latency/ && $7 == "llc_misses" { tot[$2 FS $3, $11] = $8 }
 		$2 ~ /^latency/ && ($7 == "access_cost_ns" || $7 ~ /^llc_(misses|writebacks)_node[0-9]+$/) {
 			key = $2 FS $3 FS $7; v[key, $11] = $8; keys[key] = 1; case_of[key] = $2 FS $3 }
@@ -191,7 +197,7 @@ per_case_pair() {
 					split(k, f, FS); printf "%s %s %s: boot 1 %s, boot 2 %s\n", f[1], f[2], f[3], a, b; bad = 1 } }
 			printf "%s: per-case figures compared between the boots: %d; largest difference of the counts %.4f %% (bar %.2f %%), of the cost %.4f %% (bar %.2f %%)\n",
 				topo, n, 100 * wc, 100 * cbar, 100 * wp, 100 * pbar
-			exit bad || n < 21 }' "$crun/summary.csv" ||
+			exit bad || n < 21 }' "$1" ||
 		bad "$topo_file: per-case counts or costs differ between two icount boots by more than their bar (above), or too few compared"
 }
 # One vCPU and dram-pmem's two: the counts within issue 21's 0.1 %, the
@@ -209,6 +215,33 @@ sed -e 's/^cpus: 2/cpus: 1/' -e 's/cpus: 0-1/cpus: 0/' -e 's/^name: dram-pmem$/n
 grep -q '^cpus: 1$' "$results/dram-pmem-1cpu.yaml" || bad "no one-vCPU variant of $topo"
 per_case_pair "$results/dram-pmem-1cpu.yaml" "$results/cases1" 0.001 0.0025
 per_case_pair "$topo" "$results/cases" 0.001 0.0025
+
+# --- one boot id, the same guest: boot 1 of the one-vCPU pair again, in a
+# run of its own.  Its inputs are the same (plan, QEMU command line: -seed
+# of the id, the fixed RTC, tsc=reliable; the disks' bytes, unit-tested);
+# its steps started at whole guest seconds (align); its per-case figures
+# agree with the first boot 1's within the pair's bars.
+again=$results/again
+mkdir -p "$again"
+rc=0
+./run-lab.sh -q --results "$again" --boots 1 --memory-timing count --exec \
+	"tierbench latency --profile quick --preferred 1 --label pmem --pagesizes 4k --scenarios free --policies bind,preferred-many,default --seed 1 --clock icount" \
+	"$results/dram-pmem-1cpu.yaml" >/dev/null || rc=$?
+arun=$(ls -d "$again"/*/ | head -n 1)
+arun=${arun%/}
+frun=$(ls -d "$results"/cases1/*/ | head -n 1)
+frun=${frun%/}
+[ "$rc" = 0 ] || bad "boot 1 again: exited $rc"
+cmp -s "$frun/raw/plan-1.txt" "$arun/raw/plan-1.txt" || bad "boot 1 again: another plan"
+[ "$(sed -e "s|$frun|RUN|g" -e 's|/tierlab-work\.[A-Za-z0-9]*/|/W/|g' "$frun/raw/qemu-1.cmd")" = \
+  "$(sed -e "s|$arun|RUN|g" -e 's|/tierlab-work\.[A-Za-z0-9]*/|/W/|g' "$arun/raw/qemu-1.cmd")" ] ||
+	bad "boot 1 again: another QEMU command line"
+grep -q -- " -seed [0-9]* -rtc 'base=2025-01-01T00:00:00,clock=vm' " "$arun/raw/qemu-1.cmd" &&
+	grep -q ' tsc=reliable' "$arun/raw/qemu-1.cmd" || bad "boot 1 again: no -seed, fixed -rtc or tsc=reliable in qemu-1.cmd"
+grep -qx 'align 1' "$arun/raw/plan-1.txt" && grep -q 'STEP name=exec status=started timeout=[0-9]* aligned=[0-9]*$' "$arun/raw/channel-1.log" ||
+	bad "boot 1 again: the plan's steps not aligned"
+{ head -n 1 "$frun/summary.csv"; awk -F, -v OFS=, '$11 == 1' "$frun/summary.csv"; awk -F, -v OFS=, '$11 == 1 { $11 = 2; print }' "$arun/summary.csv"; } > "$results/again.csv"
+compare_boots "$results/again.csv" 0.001 0.0025 "boot 1 of dram-pmem-1cpu, two runs"
 
 # --- delay injection (experimental): one boot of the chase, wall clock
 drun_dir=$results/delay

@@ -11,7 +11,9 @@
  * plugin SO writing memtiming.txt (its address rule, hence its arguments,
  * from LINE: run-lab gives the first line of the `qemu-system-x86_64
  * --version` on its PATH, the QEMU a boot would run), the reclaim disks
- * swap.img and fs.img (`labtool disks .` makes them).
+ * swap.img and fs.img (`labtool disks .` makes them).  Under --clock icount
+ * the line is the topology's first boot's, whose id (topology index x
+ * --boots + 1) seeds the guest's random numbers (lab/boot/qemu.c).
  *
  * Exit: 0; 2 a topology without a command (run-lab's words; the lines of the
  * topologies before it are printed); 64 usage; 74 cannot write.
@@ -64,9 +66,12 @@ int cmd_print_qemu(int argc, char **argv)
 				       .icount = !strcmp(o.clock, "icount"), .no_prealloc = o.no_prealloc,
 				       .swap_disk = "swap.img", .fs_disk = "fs.img" };
 		const char *mt_out = strcmp(o.memory_timing, "off") ? "memtiming.txt" : NULL;
+		char id[32];
 		struct topo_args a = { 0 };
 		struct sbuf line = { 0 };
 
+		snprintf(id, sizeof(id), "%ld", (long)t * o.boots + 1);
+		q.boot_id = id;
 		if (qemu_boot_argv(o.topo[t], &q, mt_out, mt_out ? so : NULL, mt_out ? version : NULL,
 				   mode, &a)) {
 			fprintf(stderr, "run-lab: %s: no QEMU command line (above)\n", o.topo[t]);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * labtool qemu-argv TOPOLOGY.yaml --kernel F --initrd F --console F --channel F
- *                   --accel tcg|kvm --clock icount|wall [--no-prealloc]
+ *                   --accel tcg|kvm --clock icount|wall [--boot-id ID] [--no-prealloc]
  *                   [--memory-timing-out F --plugin SO --qemu-version LINE
  *                    [--memory-timing count|delay]] [--swap-disk F --fs-disk F]
  *
@@ -16,6 +16,8 @@
  * package has it (it loads QEMU's ACPI tables and the kernel a few hundred
  * ms sooner under TCG).  --swap-disk and --fs-disk, together: the guest's
  * reclaim disks (lab/boot/disks.h), as `labtool prepare` gives every boot.
+ * --boot-id (default 1): under icount, the boot whose seed the guest's
+ * random numbers get (lab/boot/qemu.c).
  *
  * Exit: 0; 64 usage or conflicting options; 65/66 the topology's; 70 out of
  * memory; 74 cannot write.
@@ -34,7 +36,7 @@ static const char qboot[] = "/usr/share/qemu/qboot.rom";
 static int usage(void)
 {
 	fprintf(stderr, "usage: labtool qemu-argv TOPOLOGY.yaml --kernel F --initrd F --console F "
-			"--channel F --accel tcg|kvm --clock icount|wall [--no-prealloc]\n"
+			"--channel F --accel tcg|kvm --clock icount|wall [--boot-id ID] [--no-prealloc]\n"
 			"       [--memory-timing-out F --plugin SO --qemu-version LINE [--memory-timing count|delay]] [--swap-disk F --fs-disk F]\n");
 	return EXIT_USAGE;
 }
@@ -100,7 +102,8 @@ int cmd_qemu_argv(int argc, char **argv)
 				   !strcmp(argv[i], "--qemu-version") ? &version :
 				   !strcmp(argv[i], "--memory-timing") ? &mode_s :
 				   !strcmp(argv[i], "--swap-disk") ? &o.swap_disk :
-				   !strcmp(argv[i], "--fs-disk") ? &o.fs_disk : NULL;
+				   !strcmp(argv[i], "--fs-disk") ? &o.fs_disk :
+				   !strcmp(argv[i], "--boot-id") ? &o.boot_id : NULL;
 
 		if (opt && i + 1 < argc && argv[i + 1][0])
 			*opt = argv[++i];

@@ -31,10 +31,11 @@
  */
 #define DISK_FS_INODES 1024
 /*
- * What mke2fs would take from the host's clock and random numbers, fixed:
- * every boot's file system the same bytes, so that under --clock icount
- * two boots read the same disk (README, "Clocks", determinism).  The time
- * is QEMU_ICOUNT_RTC_BASE's (lab/boot/qemu.h), in seconds since 1970.
+ * What mke2fs would take from the host's clock and random numbers, fixed,
+ * for every boot (it costs nothing under the wall clock either): every
+ * boot's file system the same bytes, so that under --clock icount two
+ * boots read the same disk (README, "Memory timing", determinism).  The
+ * time is QEMU_ICOUNT_RTC_BASE's (lab/boot/qemu.h), in seconds since 1970.
  */
 #define DISK_FS_UUID "5e1a7c2b-3d4f-4a6b-8c9d-0e1f2a3b4c5d"
 #define DISK_FS_HASH_SEED "8c1d5e3a-2f4b-4c6d-9e7f-0a1b2c3d4e5f"

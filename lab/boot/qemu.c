@@ -239,7 +239,7 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	/*
 	 * Under icount the rest of what the host decides is decided once, so
 	 * that a boot id is the same guest wherever and whenever it runs
-	 * (README, "Clocks", determinism): the guest's random numbers (RDRAND,
+	 * (README, "Memory timing", determinism): the guest's random numbers (RDRAND,
 	 * hence its address-space layouts and hash seeds) from a seed of the
 	 * boot id, as the benchmarks' case order is (bench/order.c), and its
 	 * real-time clock from QEMU_ICOUNT_RTC_BASE on, counting guest time.

@@ -31,6 +31,8 @@ extern const char qemu_kernel_cmdline[];
  * that nothing runs on them inside a phase unless pinned there (README,
  * "Memory timing", determinism; lab/boot/qemu.c).
  */
+#define QEMU_MT_ISOLATE_CMDLINE "irqaffinity=0 isolcpus=domain,managed_irq,"
+
 /*
  * Under --clock icount, the date the guest's real-time clock starts at
  * (qemu_argv: a fixed one, not the host's).
@@ -45,7 +47,6 @@ extern const char qemu_kernel_cmdline[];
  * one id, 2026-12-07).
  */
 #define QEMU_ICOUNT_CMDLINE "tsc=reliable"
-#define QEMU_MT_ISOLATE_CMDLINE "irqaffinity=0 isolcpus=domain,managed_irq,"
 
 struct qemu_opts {
 	const char *kernel, *initrd;	/* -kernel, -initrd */

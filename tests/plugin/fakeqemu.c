@@ -5,9 +5,10 @@
  * that the plugin's choices at load time are tried without a QEMU of each
  * kind (plugin/qemu_api.h):
  *
- *   built with -DFAKE_QEMU_OLD: a QEMU before 9.0, exporting
- *     qemu_plugin_n_vcpus, its qemu_plugin_insn_data returning a pointer;
- *   without: QEMU 9.1 on, no qemu_plugin_n_vcpus, insn_data copying.
+ *   -DFAKE_N_VCPUS -DFAKE_INSN_PTR: a QEMU before 9.0 (qemu_plugin_n_vcpus
+ *     exported, qemu_plugin_insn_data returning a pointer);
+ *   -DFAKE_INSN_PTR: QEMU 9.0 (no n_vcpus, insn_data still a pointer);
+ *   neither: QEMU 9.1 on (no n_vcpus, insn_data copying).
  *
  * A translation block is an array of struct fake_insn (bytes, length);
  * what the plugin registers is kept for the driver (fake_state).  Memory
@@ -23,12 +24,14 @@
 
 __attribute__((visibility("default"))) struct fake_state fake_state;
 
-#ifdef FAKE_QEMU_OLD
+#ifdef FAKE_N_VCPUS
 __attribute__((visibility("default"))) int qemu_plugin_n_vcpus(void)
 {
 	return 1;
 }
+#endif
 
+#ifdef FAKE_INSN_PTR
 __attribute__((visibility("default"))) const void *qemu_plugin_insn_data(const struct fake_insn *insn)
 {
 	fake_state.insn_data_calls++;

@@ -49,19 +49,25 @@ int main(int argc, char **argv)
 
 	if (argc != 5)
 		return fail("usage", "loadcheck FAKEQEMU.so PLUGIN.so API_CUR REPORT");
+	/* each dl call's error read before the next call clears it */
 	fake = dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL);
 	if (!fake)
 		return fail(argv[1], dlerror());
 	st = dlsym(fake, "fake_state");
+	if (!st)
+		return fail(argv[1], dlerror());
 	plugin = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
-	if (!st || !plugin)
+	if (!plugin)
 		return fail(argv[2], dlerror());
 	version = dlsym(plugin, "qemu_plugin_version");
+	if (!version)
+		return fail(argv[2], dlerror());
 	install = (int (*)(qemu_plugin_id_t, const qemu_info_t *, int, char **))dlsym(plugin,
 										     "qemu_plugin_install");
-	if (!version || !install)
+	if (!install)
 		return fail(argv[2], dlerror());
 	printf("version=%d\n", *version);
+	fflush(stdout);
 
 	info.target_name = "x86_64";
 	info.version.min = *version;
@@ -87,6 +93,7 @@ int main(int argc, char **argv)
 	st->tb_trans(1, &tb);
 	printf("markers=%d mem=%d insn_data=%lu\n", !!insn[0].exec_cb + !!insn[2].exec_cb,
 	       !!insn[1].mem_cb + !!insn[0].mem_cb + !!insn[2].mem_cb, st->insn_data_calls);
+	fflush(stdout);
 	if (!insn[0].exec_cb || !insn[2].exec_cb || !insn[1].mem_cb)
 		return fail("translation", "the markers or the load not recognised");
 
