@@ -237,16 +237,20 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	if (o->icount)
 		rc |= arg(a, "-icount") | arg(a, "shift=0,align=off,sleep=off");
 	/*
-	 * Under icount the rest of what the host decides is decided once, so
-	 * that a boot id is the same guest wherever and whenever it runs
-	 * (README, "Memory timing", determinism): the guest's random numbers (RDRAND,
-	 * hence its address-space layouts and hash seeds) from a seed of the
-	 * boot id, as the benchmarks' case order is (bench/order.c), and its
-	 * real-time clock from QEMU_ICOUNT_RTC_BASE on, counting guest time.
+	 * Under icount the inputs the host would decide are decided once, so
+	 * that a boot id gets the same ones wherever and whenever it runs
+	 * (README, "Memory timing", determinism): the guest's random numbers
+	 * (RDRAND, hence its address-space layouts and hash seeds) from a seed
+	 * of the boot id, as the benchmarks' case order is (bench/order.c),
+	 * and its real-time clock from QEMU_ICOUNT_RTC_BASE on, counting guest
+	 * time.  The disks' I/O stays host-timed.
 	 */
-	if (o->icount)
-		rc |= arg(a, "-seed") | arg(a, "%u", (unsigned)order_seed_of(o->boot_id ? o->boot_id : "1")) |
-		      arg(a, "-rtc") | arg(a, "base=%s,clock=vm", QEMU_ICOUNT_RTC_BASE);
+	if (o->icount) {
+		unsigned int seed = (unsigned int)order_seed_of(o->boot_id ? o->boot_id : "1");
+
+		rc |= arg(a, "-seed") | arg(a, "%u", seed) | arg(a, "-rtc") |
+		      arg(a, "base=%s,clock=vm", QEMU_ICOUNT_RTC_BASE);
+	}
 	if (o->bios)
 		rc |= arg(a, "-bios") | arg(a, "%s", o->bios);
 	rc |= arg(a, "-nodefaults") | arg(a, "-no-user-config") | arg(a, "-display") |
