@@ -48,6 +48,8 @@ figure() {
 	echo "${1//,/;},$2,$3,$4,$verdict,${5//,/;}" >> "$out/figures.csv.tmp"
 }
 secs() { local t0=$1; awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f\n", b - a }'; }
+# quotient A B DIGITS: A / B to DIGITS decimals, nan unless both are positive
+quotient() { awk -v a="${1:-0}" -v b="${2:-0}" -v n="$3" 'BEGIN { if (a > 0 && b > 0) printf "%.*f", n, a / b; else print "nan" }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "== lab benchmark ($(nproc) cores; TCG unless the KVM probe works)"
@@ -359,11 +361,11 @@ note="memside-cache.yaml, quick --benches chase, icount, $mboots boots each; exi
 figure "msc: QEMU start to poweroff, off / no sim / sim" "${mqemu_off:-nan}/${mqemu_nosim:-nan}/${mqemu_sim:-nan}" s - "$note"
 figure "msc: /init to poweroff, off / no sim / sim" "${minit_off:-nan}/${minit_nosim:-nan}/${minit_sim:-nan}" s - \
 	"raw/boot-N.timing, secs - init_secs: the guest's steps, the chase's phases among them"
-figure "msc: simulated / not, /init to poweroff" "$(awk -v a="${minit_sim:-0}" -v b="${minit_nosim:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "nan" }')" ratio - \
+figure "msc: simulated / not, /init to poweroff" "$(quotient "${minit_sim:-}" "${minit_nosim:-}" 3)" ratio - \
 	"what simulating the caches adds to counting; node 0's walk ${mhits:-?} cache hits (mean of the boots)"
-figure "msc: simulated / not, QEMU" "$(awk -v a="${mqemu_sim:-0}" -v b="${mqemu_nosim:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "nan" }')" ratio - \
+figure "msc: simulated / not, QEMU" "$(quotient "${mqemu_sim:-}" "${mqemu_nosim:-}" 3)" ratio - \
 	"QEMU start to poweroff"
-figure "msc: count (sim) / off, /init to poweroff" "$(awk -v a="${minit_sim:-0}" -v b="${minit_off:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "nan" }')" ratio - \
+figure "msc: count (sim) / off, /init to poweroff" "$(quotient "${minit_sim:-}" "${minit_off:-}" 3)" ratio - \
 	"the plugin's whole cost on this run"
 figure "msc: run, off / no sim / sim" "$mrun_off/$mrun_nosim/$mrun_sim" s - "whole run-lab wall (build, collect, report included)"
 fi
@@ -426,14 +428,14 @@ for n in 0 1; do
 	c=$(awk -F, -v n="node:$n" '$2 == "chase" && $6 == "chase" && $4 == n && $7 == "guest_ns_per_load" { print $8 }' "${ccsv:-/dev/null}")
 	d=$(awk -F, -v n="node:$n" '$2 == "chase" && $6 == "chase" && $4 == n && $7 == "guest_ns_per_load" { s += $8; k++ }
 		END { if (k) printf "%.1f", s / k }' "${csv:-/dev/null}")
-	figure "chase walk, node $n: delay / count per load" "$(awk -v d="$d" -v c="$c" 'BEGIN { if (c > 0 && d > 0) printf "%.2f", d / c; else print "nan" }')" ratio - \
+	figure "chase walk, node $n: delay / count per load" "$(quotient "$d" "$c" 2)" ratio - \
 		"guest clock: ${d:-?} ns per load with delays (mean of the boots) / ${c:-?} counted only"
 done
 figure "/init to poweroff, chase, off / count / delay" "${dinit_off:-nan}/${dinit_count:-nan}/${dinit_delay:-nan}" s - \
 	"raw/boot-N.timing, secs - init_secs; delay: mean of its $dboots boots"
-figure "memory timing: delay / off, QEMU per boot" "$(awk -v a="${dqemu_delay:-0}" -v b="${dqemu_off:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "nan" }')" ratio - \
+figure "memory timing: delay / off, QEMU per boot" "$(quotient "${dqemu_delay:-}" "${dqemu_off:-}" 2)" ratio - \
 	"raw/boot-N.timing, QEMU start to power-off (not the run's build, collect and report); delays are meant to slow the phases"
-figure "memory timing: delay / off, /init to poweroff per boot" "$(awk -v a="${dinit_delay:-0}" -v b="${dinit_off:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "nan" }')" ratio - \
+figure "memory timing: delay / off, /init to poweroff per boot" "$(quotient "${dinit_delay:-}" "${dinit_off:-}" 2)" ratio - \
 	"raw/boot-N.timing: the guest's steps, without the boot to /init that the plugin hardly slows and the host's load moves most"
 fi
 

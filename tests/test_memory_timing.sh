@@ -31,6 +31,8 @@ results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
+# run_of DIR: the run directory run-lab made under DIR (--results DIR)
+run_of() { local r; r=$(ls -d "$1"/*/ | head -n 1); echo "${r%/}"; }
 
 # --print-qemu: the plugin and its node ranges, from the topology; the
 # address rule of the QEMU on PATH (README: doubled to 8.1, physical from
@@ -70,8 +72,7 @@ done < <("$LABTOOL" expect "$topo")
 
 rc=0
 ./run-lab.sh -q --results "$results" --profile quick --benches chase --memory-timing count "$topo" || rc=$?
-run=$(ls -d "$results"/*/ | head -n 1)
-run=${run%/}
+run=$(run_of "$results")
 [ "$rc" = 0 ] || { bad "run-lab exited $rc"; cat "$run"/boots/*.tap 2>/dev/null; }
 [ -s "$run/raw/memtiming-1.txt" ] || bad "no plugin report raw/memtiming-1.txt"
 [ "$(jq -r .memory_timing "$run/meta.json")" = count ] || bad "meta.json: memory_timing is not count"
@@ -107,8 +108,7 @@ mkdir -p "$mrun_dir"
 rc=0
 ./run-lab.sh -q --results "$mrun_dir" --profile quick --benches chase --memory-timing count \
 	topologies/memside-cache.yaml >/dev/null || rc=$?
-mrun=$(ls -d "$mrun_dir"/*/ | head -n 1)
-mrun=${mrun%/}
+mrun=$(run_of "$mrun_dir")
 [ "$rc" = 0 ] || bad "memside-cache run exited $rc"
 grep '^not ok' "$mrun/boots/1.tap" && bad "memside-cache: a check failed (above)"
 walks=$(grep -c '^ok [0-9]* - memtiming: chase bound to node [01], memory-side cache walk' "$mrun/boots/1.tap" || true)
@@ -133,8 +133,7 @@ mkdir -p "$l2_dir"
 rc=0
 ./run-lab.sh -q --results "$l2_dir" --profile quick --benches chase --memory-timing count \
 	"$results/memside-cache-2level.yaml" >/dev/null || rc=$?
-l2run=$(ls -d "$l2_dir"/*/ | head -n 1)
-l2run=${l2run%/}
+l2run=$(run_of "$l2_dir")
 [ "$rc" = 0 ] || bad "memside-cache-2level run exited $rc"
 grep '^not ok' "$l2run/boots/1.tap" && bad "memside-cache-2level: a check failed (above)"
 l2checks=$(grep -c '^ok [0-9]* - memtiming: memory-side cache of node [01], level 2 ' "$l2run/boots/1.tap" || true)
@@ -159,14 +158,14 @@ echo "memside-cache-2level: $l2checks level-2 caches checked, node 0's walk $(aw
 # fraction), its counted cost (access_cost_ns) within COST_BAR.
 # Not the kernel's few thousand misses elsewhere, nor reads and writes (hits
 # too): those moved by up to 40 % between two boots (README, "Memory timing").
+cases_cmd="tierbench latency --profile quick --preferred 1 --label pmem --pagesizes 4k --scenarios free --policies bind,preferred-many,default --seed 1 --clock icount"
 per_case_pair() {
 	local topo_file=$1 dir=$2 count_bar=$3 cost_bar=$4 crun rc=0
 	mkdir -p "$dir"
 	./run-lab.sh -q --results "$dir" --boots 2 --memory-timing count --exec \
-		"tierbench latency --profile quick --preferred 1 --label pmem --pagesizes 4k --scenarios free --policies bind,preferred-many,default --seed 1 --clock icount" \
+		"$cases_cmd" \
 		"$topo_file" >/dev/null || rc=$?
-	crun=$(ls -d "$dir"/*/ | head -n 1)
-	crun=${crun%/}
+	crun=$(run_of "$dir")
 	[ "$rc" = 0 ] || { bad "$topo_file: per-case run exited $rc"; grep -h '^not ok' "$crun"/boots/*.tap; }
 	for b in 1 2; do
 		grep -q '^not ok' "$crun/boots/$b.tap" && { bad "$topo_file: boot $b: a check failed:"; grep '^not ok' "$crun/boots/$b.tap"; }
@@ -225,12 +224,10 @@ again=$results/again
 mkdir -p "$again"
 rc=0
 ./run-lab.sh -q --results "$again" --boots 1 --memory-timing count --exec \
-	"tierbench latency --profile quick --preferred 1 --label pmem --pagesizes 4k --scenarios free --policies bind,preferred-many,default --seed 1 --clock icount" \
+	"$cases_cmd" \
 	"$results/dram-pmem-1cpu.yaml" >/dev/null || rc=$?
-arun=$(ls -d "$again"/*/ | head -n 1)
-arun=${arun%/}
-frun=$(ls -d "$results"/cases1/*/ | head -n 1)
-frun=${frun%/}
+arun=$(run_of "$again")
+frun=$(run_of "$results"/cases1)
 [ "$rc" = 0 ] || bad "boot 1 again: exited $rc"
 cmp -s "$frun/raw/plan-1.txt" "$arun/raw/plan-1.txt" || bad "boot 1 again: another plan"
 [ "$(sed -e "s|$frun|RUN|g" -e 's|/tierlab-work\.[A-Za-z0-9]*/|/W/|g' "$frun/raw/qemu-1.cmd")" = \
@@ -249,8 +246,7 @@ mkdir -p "$drun_dir"
 rc=0
 ./run-lab.sh -q --results "$drun_dir" --profile quick --clock wall --benches chase --memory-timing delay "$topo" ||
 	rc=$?
-drun=$(ls -d "$drun_dir"/*/ | head -n 1)
-drun=${drun%/}
+drun=$(run_of "$drun_dir")
 [ "$rc" = 0 ] || { bad "delay run exited $rc"; grep -h '^not ok' "$drun"/boots/*.tap; }
 [ "$(jq -r .memory_timing "$drun/meta.json")" = delay ] || bad "meta.json: memory_timing is not delay"
 dil=$(jq -r .memory_timing_dilation "$drun/meta.json")

@@ -264,7 +264,8 @@ int qemu_argv(const struct topo *t, const struct qemu_opts *o, struct topo_args 
 	 * QEMU's round-robin of the vCPUs under icount put it at other
 	 * points of the case's run boot to boot: dram-pmem's per-case
 	 * counts moved by up to 0.147 % between two boots, 0.017 % with
-	 * this on an idle host (0.106 % once under CI's load: README,
+	 * this on an idle host (0.106 % once under CI's load, before the
+	 * icount inputs above were fixed and the steps aligned: README,
 	 * "Memory timing", determinism).  Tasks pinned there still run
 	 * there; unpinned ones stay on CPU 0.
 	 */
